@@ -1,0 +1,30 @@
+# `make test` and `make demo` work on a fresh machine: they create .venv and install first.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test demo bench lexicons install-deps clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+demo: $(STAMP)
+	$(BIN)/companion demo
+
+# Speed and accuracy figures, written as JSON under bench/.
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+# Regenerate the shipped word lists from Debian's scowl and wngerman packages.
+lexicons: $(STAMP)
+	$(BIN)/python scripts/build_lexicons.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,9 @@
+"""Subcommands of ``companion``: each module registers its own with ``register(subparsers)``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from companion.commands import gcg, lexicon
+
+COMMANDS: list[Callable] = [gcg.register, lexicon.register]

@@ -1,0 +1,118 @@
+"""The words a placement forms, and their scores.
+
+One piece of code for every game: a word is the maximal run of tiles through a newly placed
+tile along one line; a premium square counts only for the tile placed on it this turn.
+Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from companion.core.board import Board, Coord, Direction, Tile
+from companion.core.move import Placement
+from companion.core.tiles import TileSet
+
+
+@dataclass(frozen=True)
+class Word:
+    squares: tuple[Coord, ...]
+    tiles: tuple[Tile, ...]
+    new: tuple[bool, ...]  # which squares were covered by this placement
+    direction: Direction
+
+    @property
+    def text(self) -> str:
+        return "".join(t.letter for t in self.tiles)
+
+    @property
+    def gcg(self) -> str:
+        return "".join(t.gcg for t in self.tiles)
+
+    def __len__(self) -> int:
+        return len(self.squares)
+
+
+def _run(board: Board, coord: Coord, direction: Direction) -> list[Coord]:
+    """The maximal run of occupied squares through ``coord`` along ``direction``."""
+    dr, dc = direction.step
+    r, c = coord
+    while (r - dr, c - dc) in board:
+        r, c = r - dr, c - dc
+    run = []
+    while (r, c) in board:
+        run.append((r, c))
+        r, c = r + dr, c + dc
+    return run
+
+
+def placement_direction(placement: Placement) -> Direction | None:
+    """The line the placement lies along; None for one tile or tiles not in a line."""
+    rows = {t.row for t in placement.tiles}
+    cols = {t.col for t in placement.tiles}
+    if len(placement) < 2:
+        return None
+    if len(rows) == 1:
+        return Direction.ACROSS
+    if len(cols) == 1:
+        return Direction.DOWN
+    return None
+
+
+def words_formed(before: Board, placement: Placement, direction: Direction | None = None) -> list[Word]:
+    """Every word of two or more letters that ``placement`` forms on ``before``; the main word first.
+
+    The placement must lie in one line (the rules check that first). For a single tile the main
+    word is the across one when it has two or more letters, else the down one.
+    """
+    after = before.with_tiles((t.coord, t.tile) for t in placement.tiles)
+    new = set(placement.coords)
+    if direction is None:
+        direction = placement_direction(placement)
+    if direction is None:
+        first = placement.tiles[0].coord
+        direction = Direction.ACROSS if len(_run(after, first, Direction.ACROSS)) > 1 else Direction.DOWN
+
+    def word_at(coord: Coord, d: Direction) -> Word | None:
+        run = _run(after, coord, d)
+        if len(run) < 2:
+            return None
+        return Word(tuple(run), tuple(after[s] for s in run), tuple(s in new for s in run), d)  # type: ignore[misc]
+
+    words = []
+    main = word_at(placement.tiles[0].coord, direction)
+    if main is not None:
+        words.append(main)
+    for t in placement.tiles:
+        cross = word_at(t.coord, direction.other)
+        if cross is not None:
+            words.append(cross)
+    return words
+
+
+@dataclass(frozen=True)
+class WordScore:
+    word: Word
+    letters: int  # sum of letter values, letter premiums applied
+    multiplier: int  # product of the word premiums under new tiles
+    score: int
+
+
+LetterValue = Callable[[Tile, Word], int]
+
+
+def score_word(
+    board: Board, word: Word, tileset: TileSet, letter_value: LetterValue | None = None
+) -> WordScore:
+    layout = board.layout
+    letters = 0
+    multiplier = 1
+    for square, tile, is_new in zip(word.squares, word.tiles, word.new):
+        value = letter_value(tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
+        if is_new:
+            premium = layout.premium(square)
+            value *= premium.letter_multiplier
+            multiplier *= premium.word_multiplier
+        letters += value
+    return WordScore(word, letters, multiplier, letters * multiplier)
