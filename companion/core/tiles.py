@@ -57,7 +57,10 @@ class TileSet:
         return Counter(dict(self.counts))
 
     def normalise_word(self, word: str) -> str:
-        """Upper-case a word and check every letter is a tile of this set."""
+        """Upper-case a word and check every letter is a tile of this set.
+
+        Python upper-cases ß to SS, which is also how German players lay it with tiles.
+        """
         up = word.upper()
         bad = sorted({ch for ch in up if ch not in self.alphabet})
         if bad:
