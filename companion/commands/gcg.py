@@ -1,10 +1,227 @@
-"""`companion gcg`: placeholder until its module lands."""
+"""`companion gcg`: game records in GCG.
+
+``companion gcg rescore FILE`` replays a record on a board and scores every event again from
+the geometry and the tile values alone (:mod:`companion.rules.rescore`), beside what the file
+says. Exit 0 when all agree, 1 when any event disagrees, 2 when the file cannot be read as a
+GCG record or replayed (one line naming the file and the line).
+
+This module is the edge: it reads the bytes; decoding and parsing are
+:func:`companion.core.gcg.decode_gcg` and :func:`companion.core.gcg.parse_gcg`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from companion.core.gcg import (
+    LETTERED_ROWS,
+    ChallengeBonus,
+    EndRackPoints,
+    Event,
+    Exchange,
+    GameRecord,
+    LastRackPenalty,
+    Pass,
+    Play,
+    TimePenalty,
+    Withdrawn,
+    decode_gcg,
+    parse_gcg,
+)
+from companion.core.tiles import tileset_names
+from companion.errors import CompanionError
+from companion.rules.rescore import Rescore, choose_tileset, rescore
+
+# A GCG record is a few kilobytes; anything far larger is not one (and /dev/zero never ends).
+MAX_BYTES = 4 * 1024 * 1024
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("gcg", help="gcg (not yet built)")
-    p.set_defaults(func=lambda args: 1)
+    p = sub.add_parser("gcg", help="GCG game records: rescore", description="GCG game records.")
+    gsub = p.add_subparsers(dest="gcg_command", metavar="COMMAND", required=True)
+    r = gsub.add_parser(
+        "rescore",
+        help="score every event of a GCG file again from the board and compare",
+        description=(
+            "Replay a GCG record move by move, score every event again from the geometry and "
+            "the tile values alone, and show the recomputed scores and running totals beside "
+            "the recorded ones. Exit 0 when all agree, 1 when any disagrees, 2 for bad input."
+        ),
+    )
+    r.add_argument("file", type=Path, help="the GCG file")
+    r.add_argument(
+        "--tileset",
+        choices=tileset_names(),
+        help="tile values to score with (default: the file's #tile-set, else de for a German "
+        "#lexicon, else en)",
+    )
+    r.add_argument("--json", action="store_true", help="print a machine-readable document")
+    r.set_defaults(func=run_rescore)
+
+
+def read_record(path: Path) -> GameRecord:
+    """The record in the GCG file at ``path``; any problem is one :class:`CompanionError` line."""
+    name = str(path)
+    if not path.exists():
+        raise CompanionError(f"{name}: no such file")
+    if path.is_dir():
+        raise CompanionError(f"{name}: is a directory, not a GCG file")
+    if not path.is_file():
+        raise CompanionError(f"{name}: not a regular file")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise CompanionError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise CompanionError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB: not a GCG record")
+    return parse_gcg(decode_gcg(data, name), name)
+
+
+def run_rescore(args: argparse.Namespace) -> int:
+    # Names and letters may be anything (Ę, Ü, é): on a terminal that cannot show them, show an
+    # escape rather than fail half-way through the table.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    record = read_record(args.file)
+    result = rescore(record, choose_tileset(record, args.tileset), str(args.file))
+    if args.json:
+        json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print_table(result, str(args.file), sys.stdout)
+    return 0 if result.agrees else 1
+
+
+# --- presentation ------------------------------------------------------------------------------
+
+
+def describe(event: Event) -> str:
+    """An event in a few words, GCG's own where they are readable."""
+    if isinstance(event, Play):
+        return f"{event.position} {event.word}"
+    if isinstance(event, Pass):
+        return "pass"
+    if isinstance(event, Exchange):
+        return f"exchange {event.tiles}" if event.tiles else f"exchange {event.count} tiles"
+    if isinstance(event, Withdrawn):
+        return "-- play withdrawn"
+    if isinstance(event, ChallengeBonus):
+        return "(challenge) bonus"
+    if isinstance(event, EndRackPoints):
+        return f"({event.tiles}) rack points"
+    if isinstance(event, LastRackPenalty):
+        return f"{event.tiles} ({event.tiles}) own rack"
+    if isinstance(event, TimePenalty):
+        return "(time) penalty"
+    return event.kind
+
+
+def header_notes(result: Rescore) -> list[str]:
+    """What the reader should know about how the file was read."""
+    record = result.record
+    notes = [f"tile set {result.tileset.name} ({result.tileset.reason})"]
+    if record.orientation == LETTERED_ROWS:
+        notes.append(
+            "#orientation lettered-rows: rows are lettered (H4 is row H, column 4, across), so "
+            "the board is the standard one transposed; the premium squares are symmetric, "
+            "the scores the same"
+        )
+    nicks = [p.nick for p in record.players]
+    for nick in sorted({n for n in nicks if nicks.count(n) > 1}):
+        notes.append(f"players share the nickname {nick!r}: events are attributed by turn order")
+    return notes
+
+
+def _player_names(record: GameRecord) -> list[str]:
+    """Nicknames, with the seat number added where two players share one."""
+    nicks = [p.nick for p in record.players]
+    return [n if nicks.count(n) == 1 else f"{n}({p.number})" for n, p in zip(nicks, record.players)]
+
+
+def _recorded_totals(result: Rescore) -> list[int | None]:
+    out: list[int | None] = [None] * len(result.record.players)
+    for r in result.events:
+        out[r.seat] = r.event.total
+    return out
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def print_table(result: Rescore, source: str, out: TextIO) -> None:
+    record = result.record
+    players = _player_names(record)
+    names = " v ".join(players) or "no players"
+    print(f"{source}: {names}", file=out)
+    for note in header_notes(result):
+        print(f"  {note}", file=out)
+    if not result.events:
+        print("no events to rescore", file=out)
+        return
+    nick_w = max([6, *(len(n) for n in players)])
+    event_w = max([5, *(len(describe(r.event)) for r in result.events)])
+    print(
+        f"{'line':>5}  {'player':<{nick_w}}  {'event':<{event_w}}  {'recorded':>10}  {'recomputed':>10}",
+        file=out,
+    )
+    for r in result.events:
+        e = r.event
+        wrong = [w for w, ok in (("score", r.score_agrees), ("total", r.total_agrees)) if not ok]
+        mark = f"<< {' and '.join(wrong)} differ{'s' if len(wrong) == 1 else ''}" if wrong else ""
+        tail = "  ".join(x for x in (mark, r.remark) if x)
+        print(
+            f"{e.line:>5}  {players[r.seat]:<{nick_w}}  {describe(e):<{event_w}}  "
+            f"{_signed(e.score):>5} {e.total:>4}  {_signed(r.score):>5} {r.total:>4}"
+            + (f"  {tail}" if tail else ""),
+            file=out,
+        )
+    recorded = _recorded_totals(result)
+    finals = ", ".join(
+        f"{name} {rec if rec is not None else '-'}/{new}"
+        for name, rec, new in zip(players, recorded, result.totals())
+    )
+    print(f"final (recorded/recomputed): {finals}", file=out)
+    bad = len(result.disagreements)
+    if bad:
+        print(f"{bad} of {len(result.events)} events disagree", file=out)
+    else:
+        print(f"all {len(result.events)} events agree", file=out)
+
+
+def to_json(result: Rescore, source: str) -> dict:
+    record = result.record
+    recorded = _recorded_totals(result)
+    return {
+        "file": source,
+        "agrees": result.agrees,
+        "tileset": {"name": result.tileset.name, "reason": result.tileset.reason},
+        "orientation": record.orientation,
+        "notes": header_notes(result),
+        "players": [{"seat": p.number, "nick": p.nick, "name": p.name} for p in record.players],
+        "events": [
+            {
+                "line": r.event.line,
+                "player": record.players[r.seat].nick,
+                "seat": record.players[r.seat].number,
+                "kind": r.event.kind,
+                "event": describe(r.event),
+                "recorded": {"score": r.event.score, "total": r.event.total},
+                "recomputed": {"score": r.score, "total": r.total},
+                "score_agrees": r.score_agrees,
+                "total_agrees": r.total_agrees,
+                "remark": r.remark,
+            }
+            for r in result.events
+        ],
+        "totals": [
+            {"player": p.nick, "recorded": rec, "recomputed": new}
+            for p, rec, new in zip(record.players, recorded, result.totals())
+        ],
+        "disagreements": len(result.disagreements),
+    }

@@ -102,7 +102,9 @@ def placement_from_notation(board: Board, position: str, word: str) -> Placement
         if not ch.isalpha():
             raise CompanionError(f"{position} {word}: {ch!r} is not a letter")
         if existing is not None:
-            if existing.letter == ch.upper() and existing.blank == ch.islower():
+            # The case may disagree: Elise writes a blank already on the board in upper case.
+            # The board knows which tile lies there, so only the letter has to match.
+            if existing.letter == ch.upper():
                 continue
             raise CompanionError(
                 f"{position} {word}: square {format_square(coord)} already holds {existing.gcg}"

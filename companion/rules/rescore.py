@@ -1,0 +1,238 @@
+"""Replaying a GCG record on a board and scoring every event again from geometry and tile values.
+
+What the board alone decides and what it cannot:
+
+- a play scores as the classic rules say (every word formed, premiums under new tiles only,
+  +50 for all seven tiles), on a board built move by move;
+- a withdrawn play (``--``) loses what the play scored, and its tiles leave the board. Quackle
+  writes ``-- +0`` and shows the withdrawal in the running total only; that is accepted as
+  Quackle's dialect as long as the total agrees;
+- a challenge bonus depends on the house rule: 5 points per challenged play, or 5 per word the
+  play formed. A recorded value equal to either is accepted, and the report says which;
+- end-of-game rack points: in a two-player game the GCG convention gives the player who went
+  out twice the value of the other rack, the other player's loss folded in. Some records (WSC
+  2005 in Quackle's files) instead give it once and write the other player's deduction as a
+  line of its own; and with more players each of the others deducts their own rack, so the one
+  who went out gets the value once. So: twice the value in a two-player game whose record holds
+  no matching deduction, else once. (No shared multiplayer record reaches its end; the rule
+  follows the classic rules text: "the total scores of all other players tiles are added".)
+- a last-rack deduction is the value of the rack;
+- a time penalty is not in the geometry: it is taken as recorded, and marked so.
+
+Totals are per player running sums of the recomputed scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.core.board import STANDARD, Board, Layout
+from companion.core.gcg import (
+    ChallengeBonus,
+    EndRackPoints,
+    Event,
+    Exchange,
+    GameRecord,
+    LastRackPenalty,
+    Pass,
+    Play,
+    TimePenalty,
+    Withdrawn,
+    board_position,
+    players_of_events,
+)
+from companion.core.move import Placement, placement_from_notation
+from companion.core.tiles import TileSet, get_tileset, tileset_names
+from companion.errors import CompanionError
+from companion.rules.classic import CHALLENGE_POINTS_PER_WORD, score_play
+from companion.rules.common import geometry_error
+
+# The challenge bonus per play is the same five points the per-word rule gives each word.
+CHALLENGE_BONUS = CHALLENGE_POINTS_PER_WORD
+
+# Lexicons whose games are played with the German tile set: the names Macondo/Woogles and the
+# German clubs' recorders write (D25WL04 is the one in the scrabscrap tournament records).
+GERMAN_LEXICONS = frozenset({"GERMAN", "DEUTSCH", "RD28", "RD29", "D25WL04"})
+# Names a #tile-set pragma may use for our sets, besides the sets' own names.
+TILE_SET_ALIASES = {"english": "en", "german": "de", "deutsch": "de"}
+
+
+@dataclass(frozen=True)
+class TileSetChoice:
+    name: str
+    reason: str  # where the choice came from, for the report
+
+
+def choose_tileset(record: GameRecord, override: str | None = None) -> TileSetChoice:
+    """``override`` (the command line) first, then a ``#tile-set`` pragma, then a German
+    ``#lexicon``, else English: most GCG files in the wild are English and say nothing."""
+    names = tileset_names()
+    if override:
+        if override not in names:
+            raise CompanionError(f"unknown tile set {override!r} (known: {', '.join(names)})")
+        return TileSetChoice(override, "--tileset")
+    if record.tile_set:
+        wanted = record.tile_set.strip().lower()
+        name = TILE_SET_ALIASES.get(wanted, wanted)
+        if name not in names:
+            raise CompanionError(
+                f"#tile-set {record.tile_set!r} is not a known tile set (known: {', '.join(names)})"
+            )
+        return TileSetChoice(name, f"#tile-set {record.tile_set}")
+    if record.lexicon and record.lexicon.strip().upper() in GERMAN_LEXICONS:
+        return TileSetChoice("de", f"#lexicon {record.lexicon}")
+    return TileSetChoice("en", "default")
+
+
+@dataclass(frozen=True)
+class Rescored:
+    """One event scored again. ``remark`` says which convention gave the score where the board
+    alone leaves a choice."""
+
+    event: Event
+    seat: int  # index into record.players
+    score: int
+    total: int
+    score_agrees: bool
+    remark: str = ""
+
+    @property
+    def total_agrees(self) -> bool:
+        return self.total == self.event.total
+
+    @property
+    def agrees(self) -> bool:
+        return self.score_agrees and self.total_agrees
+
+
+@dataclass(frozen=True)
+class Rescore:
+    record: GameRecord
+    tileset: TileSetChoice
+    events: tuple[Rescored, ...]
+    board: Board  # as the record leaves it
+
+    @property
+    def agrees(self) -> bool:
+        return all(r.agrees for r in self.events)
+
+    @property
+    def disagreements(self) -> tuple[Rescored, ...]:
+        return tuple(r for r in self.events if not r.agrees)
+
+    def totals(self) -> tuple[int, ...]:
+        """Each player's recomputed final total, in seat order."""
+        out = [0] * len(self.record.players)
+        for r in self.events:
+            out[r.seat] = r.total
+        return tuple(out)
+
+
+@dataclass
+class _Standing:
+    """A play on the board, remembered for a withdrawal or a challenge bonus after it."""
+
+    seat: int
+    placement: Placement
+    score: int
+    words: int
+
+
+def _rack_value(tiles: str, tileset: TileSet) -> int:
+    return tileset.rack_value(tileset.parse_rack(tiles).elements())
+
+
+def rescore(
+    record: GameRecord,
+    tileset: TileSet | TileSetChoice,
+    source: str = "GCG",
+    layout: Layout = STANDARD,
+) -> Rescore:
+    """Replay ``record`` and score every event again. A record that cannot be replayed (a play
+    onto a different tile, off the board, with letters the tile set lacks, a withdrawal with no
+    play before it) raises :class:`CompanionError` naming the line."""
+    choice = tileset if isinstance(tileset, TileSetChoice) else TileSetChoice(tileset.name, "given")
+    tiles = get_tileset(choice.name)
+    seats = players_of_events(record)
+    players = len(record.players)
+    deductions = [(seat, e) for seat, e in zip(seats, record.events) if isinstance(e, LastRackPenalty)]
+
+    board = Board(layout)
+    totals = [0] * players
+    plays: list[_Standing] = []  # standing plays, latest last
+    out: list[Rescored] = []
+    for seat, event in zip(seats, record.events):
+        try:
+            board, score, agrees, remark = _score_event(
+                event, seat, board, plays, tiles, record, players, deductions
+            )
+        except CompanionError as exc:
+            raise CompanionError(f"{source} line {event.line}: {exc}") from None
+        totals[seat] += score
+        out.append(Rescored(event, seat, score, totals[seat], agrees, remark))
+    return Rescore(record, choice, tuple(out), board)
+
+
+def _score_event(
+    event: Event,
+    seat: int,
+    board: Board,
+    plays: list[_Standing],
+    tiles: TileSet,
+    record: GameRecord,
+    players: int,
+    deductions: list[tuple[int, LastRackPenalty]],
+) -> tuple[Board, int, bool, str]:
+    """(board after, recomputed score, whether the recorded score agrees, remark)."""
+    if isinstance(event, Play):
+        position = board_position(event.position, record.orientation, board.layout)
+        placement = placement_from_notation(board, position, event.word)
+        if not placement.tiles:
+            raise CompanionError(f"{event.position} {event.word}: every square already holds that tile")
+        illegal = geometry_error(board, placement)
+        if illegal is not None:
+            raise CompanionError(f"{event.position} {event.word}: {illegal.message}")
+        scored = score_play(board, placement, tiles)
+        plays.append(_Standing(seat, placement, scored.total, len(scored.words)))
+        board = board.with_tiles((t.coord, t.tile) for t in placement.tiles)
+        return board, scored.total, scored.total == event.score, ""
+    if isinstance(event, (Pass, Exchange)):
+        return board, 0, event.score == 0, ""
+    if isinstance(event, Withdrawn):
+        if not plays or plays[-1].seat != seat:
+            raise CompanionError(f"{event.nick} withdraws a play, but the last play on the board is not theirs")
+        withdrawn = plays.pop()
+        board = board.without(withdrawn.placement.coords)
+        score = -withdrawn.score
+        if event.score == score:
+            return board, score, True, ""
+        if event.score == 0:
+            return board, score, True, "Quackle's '-- +0': the withdrawal shows in the total only"
+        return board, score, False, ""
+    if isinstance(event, ChallengeBonus):
+        mine = [p for p in plays if p.seat == seat]
+        if not mine:
+            raise CompanionError(f"a challenge bonus for {event.nick}, who has no play on the board")
+        words = mine[-1].words
+        per_play, per_word = CHALLENGE_BONUS, CHALLENGE_POINTS_PER_WORD * words
+        if per_play == per_word:
+            return board, per_play, event.score == per_play, f"{per_play} per play = {per_word} per word ({words} word)"
+        if event.score == per_play:
+            return board, per_play, True, f"{per_play} per challenged play"
+        if event.score == per_word:
+            return board, per_word, True, f"{CHALLENGE_POINTS_PER_WORD} per word ({words} words)"
+        return board, per_play, False, f"neither {per_play} per play nor {per_word} per word ({words} words)"
+    if isinstance(event, EndRackPoints):
+        value = _rack_value(event.tiles, tiles)
+        held = sorted(event.tiles.upper())
+        deducted = any(s != seat and sorted(d.tiles.upper()) == held for s, d in deductions)
+        if players == 2 and not deducted:
+            return board, 2 * value, event.score == 2 * value, "2 x rack value"
+        why = "the other player's deduction is recorded" if players == 2 else f"{players} players"
+        return board, value, event.score == value, f"1 x rack value ({why})"
+    if isinstance(event, LastRackPenalty):
+        value = _rack_value(event.tiles, tiles)
+        return board, -value, event.score == -value, ""
+    if isinstance(event, TimePenalty):
+        return board, event.score, True, "as recorded: time is not on the board"
+    raise CompanionError(f"cannot rescore an event of type {type(event).__name__}")
