@@ -36,7 +36,7 @@ Decisions where the rules text is silent or old-fashioned, as a player at the ta
 - **Ties.** "The player with the most points, before counting the unplayed tiles, wins"; a tie
   on both counts is a shared win.
 - **First turn.** Every player draws a tile; the lowest starts, blanks lowest, then the tile
-  set's alphabetical order (German umlauts right after their vowel, A < Ä < B). Players who
+  set's alphabetical order (a letter with a diacritic right after its base, A < Ä < B). Players who
   tie for lowest draw again among themselves.
 - **Word lengths.** The old program limited its dictionary to 2-12 letters; at a real board any
   word from 2 letters to the board's width counts, so the lexicon alone decides.
@@ -45,6 +45,7 @@ Decisions where the rules text is silent or old-fashioned, as a player at the ta
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -250,12 +251,14 @@ def score_play(board: Board, placement: Placement, tileset: TileSet) -> PlayScor
 
 
 def letter_order(tileset: TileSet) -> list[str]:
-    """Blank first, then letters alphabetically with each umlaut right after its vowel."""
-    return [BLANK] + sorted(tileset.alphabet, key=lambda ch: (_base_letter(ch), ch != _base_letter(ch)))
+    """Blank first, then letters alphabetically, each letter with a diacritic right after its
+    base letter (A < Ä < B, A < Ą < B, Z < Ź < Ż), as German and Polish alphabets order them."""
+    return [BLANK] + sorted(tileset.alphabet, key=lambda ch: (_base_letter(ch), ch))
 
 
 def _base_letter(ch: str) -> str:
-    return {"Ä": "A", "Ö": "O", "Ü": "U"}.get(ch, ch)
+    # Ł has no decomposition in Unicode; every other letter in our sets decomposes.
+    return "L" if ch == "Ł" else unicodedata.normalize("NFD", ch)[0]
 
 
 def first_player(tileset: TileSet, draws: Sequence[str]) -> tuple[int, ...]:

@@ -54,7 +54,9 @@ CHALLENGE_BONUS = CHALLENGE_POINTS_PER_WORD
 # German clubs' recorders write (D25WL04 is the one in the scrabscrap tournament records).
 GERMAN_LEXICONS = frozenset({"GERMAN", "DEUTSCH", "RD28", "RD29", "D25WL04"})
 # Names a #tile-set pragma may use for our sets, besides the sets' own names.
-TILE_SET_ALIASES = {"english": "en", "german": "de", "deutsch": "de"}
+TILE_SET_ALIASES = {"english": "en", "german": "de", "deutsch": "de", "polish": "pl", "polski": "pl"}
+# Tried in this order when the record's letters decide: English first, as the most common.
+_BY_LETTERS = ("en", "de", "pl")
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,9 @@ class TileSetChoice:
 
 def choose_tileset(record: GameRecord, override: str | None = None) -> TileSetChoice:
     """``override`` (the command line) first, then a ``#tile-set`` pragma, then a German
-    ``#lexicon``, else English: most GCG files in the wild are English and say nothing."""
+    ``#lexicon``, then the letters the record plays (the first of en, de, pl that has them
+    all: Ä, Ö or Ü mean German, Ą, Ę, Ł... Polish), else English: most GCG files in the wild
+    are English and say nothing."""
     names = tileset_names()
     if override:
         if override not in names:
@@ -81,7 +85,21 @@ def choose_tileset(record: GameRecord, override: str | None = None) -> TileSetCh
         return TileSetChoice(name, f"#tile-set {record.tile_set}")
     if record.lexicon and record.lexicon.strip().upper() in GERMAN_LEXICONS:
         return TileSetChoice("de", f"#lexicon {record.lexicon}")
+    letters = _letters_played(record)
+    for name in _BY_LETTERS:
+        if letters <= get_tileset(name).alphabet:
+            if name == "en":
+                break
+            return TileSetChoice(name, f"the letters played ({''.join(sorted(letters - get_tileset('en').alphabet))})")
     return TileSetChoice("en", "default")
+
+
+def _letters_played(record: GameRecord) -> set[str]:
+    letters: set[str] = set()
+    for event in record.events:
+        if isinstance(event, Play):
+            letters.update(ch.upper() for ch in event.word if ch.isalpha())
+    return letters
 
 
 @dataclass(frozen=True)

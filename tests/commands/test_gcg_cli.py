@@ -89,8 +89,12 @@ def test_json_output(tmp_path):
 
 def test_the_tile_set_from_the_option_the_lexicon_or_the_default(tmp_path):
     german = write(tmp_path, "de.gcg", GERMAN)
-    assert_one_line_error(run("gcg", "rescore", str(german)), "de.gcg line 3:", "'Ä' is not in tile set 'en'")
+    assert_one_line_error(
+        run("gcg", "rescore", "--tileset", "en", str(german)), "de.gcg line 3:", "'Ä' is not in tile set 'en'"
+    )
     assert run("gcg", "rescore", "--tileset", "de", str(german)).returncode == 0
+    proc = run("gcg", "rescore", str(german))
+    assert proc.returncode == 0 and "tile set de (the letters played (Ä))" in proc.stdout
     lexicon = write(tmp_path, "lex.gcg", GERMAN.replace("#player1", "#lexicon GERMAN\n#player1"))
     proc = run("gcg", "rescore", str(lexicon))
     assert proc.returncode == 0 and "tile set de (#lexicon GERMAN)" in proc.stdout
@@ -138,7 +142,9 @@ def test_shared_games_through_the_command():
     proc = run("gcg", "rescore", "--tileset", "de", str(SHARED / "scrabscrap" / "nu19_johannes-stefan.gcg"))
     assert proc.returncode == 1 and "4 of 30 events disagree" in proc.stdout
     assert "#orientation lettered-rows" in proc.stdout
+    polish = run("gcg", "rescore", str(SHARED / "macondo" / "gcgio_polish_endgame.gcg"))
+    assert polish.returncode == 0 and "tile set pl" in polish.stdout
     assert_one_line_error(
-        run("gcg", "rescore", str(SHARED / "macondo" / "gcgio_polish_endgame.gcg")),
+        run("gcg", "rescore", "--tileset", "en", str(SHARED / "macondo" / "gcgio_polish_endgame.gcg")),
         "gcgio_polish_endgame.gcg line 6: letter 'Ę' is not in tile set 'en'",
     )

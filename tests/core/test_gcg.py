@@ -31,7 +31,7 @@ from companion.core.gcg import (
 )
 from companion.core.tiles import get_tileset
 from companion.errors import CompanionError
-from companion.rules.rescore import choose_tileset, rescore
+from companion.rules.rescore import TileSetChoice, choose_tileset, rescore
 
 EN = get_tileset("en")
 
@@ -395,16 +395,28 @@ def test_choosing_the_tile_set():
     assert choose_tileset(parse_gcg(lines(*TWO, "#lexicon CSW21"))).name == "en"
     assert choose_tileset(parse_gcg(lines(*TWO, "#tile-set German", "#lexicon CSW21"))).name == "de"
     assert choose_tileset(parse_gcg(lines(*TWO, "#tile-set en", "#lexicon GERMAN")), "de").name == "de"
-    with pytest.raises(CompanionError, match="#tile-set 'polish' is not a known tile set"):
-        choose_tileset(parse_gcg(lines(*TWO, "#tile-set polish")))
-    with pytest.raises(CompanionError, match="unknown tile set 'pl'"):
-        choose_tileset(plain, "pl")
+    assert choose_tileset(parse_gcg(lines(*TWO, "#tile-set polish"))).name == "pl"
+    with pytest.raises(CompanionError, match="#tile-set 'klingon' is not a known tile set"):
+        choose_tileset(parse_gcg(lines(*TWO, "#tile-set klingon")))
+    with pytest.raises(CompanionError, match="unknown tile set 'tlh'"):
+        choose_tileset(plain, "tlh")
+
+
+def test_the_letters_played_choose_the_tile_set_when_nothing_else_does():
+    german = parse_gcg(lines(*TWO, ">ann: ÄRGER 8D ÄRGER +16 16"))
+    assert choose_tileset(german) == TileSetChoice("de", "the letters played (Ä)")
+    polish = parse_gcg(lines(*TWO, ">ann: ŻABA 8D ŻABA +16 16"))
+    assert choose_tileset(polish).name == "pl"
+    # A pragma still wins over the letters.
+    assert choose_tileset(parse_gcg(lines(*TWO, "#lexicon GERMAN", ">ann: ŻABA 8D ŻABA +16 16"))).name == "de"
 
 
 # --- the shared real games ---------------------------------------------------------------
 
 SHARED = Path(__file__).parents[2] / ".." / "shared" / "games"
 TILE_SETS = {"macondo": "en", "quackle": "en", "scrabscrap": "de"}
+# Files in those folders played with another set.
+TILE_SET_OF_FILE = {"macondo/gcgio_polish_endgame.gcg": "pl"}
 
 # Files that cannot be rescored, and the error each must fail with, so that the list cannot go
 # stale: a file fixed upstream (or a reader grown more capable) makes its test fail.
@@ -413,8 +425,6 @@ CANNOT_RESCORE = {
     "macondo/gcgio_name_weird_encoding_with_header.gcg": (
         "line 1: #character-encoding ISO8859-6 is not supported (GCG v1.2 knows UTF-8 only)"
     ),
-    # Another language: Polish letters, and there is no Polish tile set.
-    "macondo/gcgio_polish_endgame.gcg": "line 6: letter 'Ę' is not in tile set 'en'",
 }
 # Files that rescore but disagree, with the lines that disagree.
 DISAGREE = {
@@ -449,7 +459,7 @@ def test_the_lists_of_exceptions_name_existing_files():
 @needs_shared
 @pytest.mark.parametrize("name", _shared_games() or ["(no shared games)"])
 def test_rescoring_a_shared_game(name):
-    tileset = get_tileset(TILE_SETS[name.split("/")[0]])
+    tileset = get_tileset(TILE_SET_OF_FILE.get(name, TILE_SETS[name.split("/")[0]]))
     if name in CANNOT_RESCORE:
         with pytest.raises(CompanionError) as exc:
             rescore(_load(name), tileset, name)

@@ -5,7 +5,7 @@ from companion.errors import CompanionError
 
 
 def test_known_sets():
-    assert tileset_names() == ["de", "en", "super3"]
+    assert tileset_names() == ["de", "en", "pl", "super3"]
 
 
 def test_english_set():
@@ -21,6 +21,13 @@ def test_german_set_has_umlauts_and_no_sharp_s():
     assert {"Ä", "Ö", "Ü"} <= de.alphabet and "ß" not in de.alphabet
     assert (de.values["Ä"], de.values["Ö"], de.values["Ü"], de.values["Y"]) == (6, 8, 6, 10)
     assert de.counts["E"] == 15 and de.counts["N"] == 9
+
+
+def test_polish_set():
+    pl = get_tileset("pl")
+    assert pl.size == 100 and pl.blanks == 2
+    assert set("ĄĆĘŁŃÓŚŹŻ") <= pl.alphabet and not set("QVX") & pl.alphabet
+    assert (pl.values["Ź"], pl.values["Ń"], pl.values["Ć"]) == (9, 7, 6)
 
 
 def test_scrabble_three_set():

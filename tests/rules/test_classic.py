@@ -288,6 +288,10 @@ def test_the_lowest_tile_starts_and_blanks_are_lowest():
     de = classic.get_tileset("de")
     assert classic.first_player(de, ["B", "Ä"]) == (1,)
     assert classic.first_player(de, ["Ä", "A"]) == (1,)
+    pl = classic.get_tileset("pl")
+    assert classic.letter_order(pl)[:6] == ["?", "A", "Ą", "B", "C", "Ć"]
+    assert classic.letter_order(pl)[-3:] == ["Z", "Ź", "Ż"]
+    assert classic.first_player(pl, ["M", "Ł"]) == (1,) and classic.first_player(pl, ["Ł", "L"]) == (1,)
 
 
 def test_drawing_for_first_turn_redraws_ties_and_is_reproducible():
