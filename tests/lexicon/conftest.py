@@ -1,0 +1,35 @@
+"""Every lexicon test gets its own empty data directory: nothing reads or writes the user's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "data"
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def companion(data_dir: Path) -> Callable[..., subprocess.CompletedProcess]:
+    """Run the real command in a new process, as a user would, with the test's data directory."""
+
+    def run(*args: str, input: bytes | None = None) -> subprocess.CompletedProcess:
+        env = {**os.environ, "COMPANION_DATA_DIR": str(data_dir)}
+        return subprocess.run(
+            [sys.executable, "-m", "companion", *args],
+            input=input,
+            capture_output=True,
+            env=env,
+            timeout=60,
+        )
+
+    return run
