@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from companion.commands import gcg, lexicon
+from companion.commands import demo, gcg, lexicon
 
-COMMANDS: list[Callable] = [gcg.register, lexicon.register]
+COMMANDS: list[Callable] = [demo.register, gcg.register, lexicon.register]

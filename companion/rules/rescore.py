@@ -45,7 +45,7 @@ from companion.core.move import Placement, placement_from_notation
 from companion.core.tiles import TileSet, get_tileset, tileset_names
 from companion.errors import CompanionError
 from companion.rules.classic import CHALLENGE_POINTS_PER_WORD, score_play
-from companion.rules.common import geometry_error
+from companion.rules.common import PlayScore, geometry_error
 
 # The challenge bonus per play is the same five points the per-word rule gives each word.
 CHALLENGE_BONUS = CHALLENGE_POINTS_PER_WORD
@@ -113,6 +113,8 @@ class Rescored:
     total: int
     score_agrees: bool
     remark: str = ""
+    play: PlayScore | None = None  # for a play: its words and how each scored
+    board: Board | None = None  # the board right after the event
 
     @property
     def total_agrees(self) -> bool:
@@ -181,13 +183,13 @@ def rescore(
     out: list[Rescored] = []
     for seat, event in zip(seats, record.events):
         try:
-            board, score, agrees, remark = _score_event(
+            board, score, agrees, remark, play = _score_event(
                 event, seat, board, plays, tiles, record, players, deductions
             )
         except CompanionError as exc:
             raise CompanionError(f"{source} line {event.line}: {exc}") from None
         totals[seat] += score
-        out.append(Rescored(event, seat, score, totals[seat], agrees, remark))
+        out.append(Rescored(event, seat, score, totals[seat], agrees, remark, play, board))
     return Rescore(record, choice, tuple(out), board)
 
 
@@ -200,20 +202,40 @@ def _score_event(
     record: GameRecord,
     players: int,
     deductions: list[tuple[int, LastRackPenalty]],
-) -> tuple[Board, int, bool, str]:
-    """(board after, recomputed score, whether the recorded score agrees, remark)."""
+) -> tuple[Board, int, bool, str, PlayScore | None]:
+    """(board after, recomputed score, whether the recorded score agrees, remark, the play's
+    scored words when the event is a play)."""
     if isinstance(event, Play):
-        position = board_position(event.position, record.orientation, board.layout)
-        placement = placement_from_notation(board, position, event.word)
-        if not placement.tiles:
-            raise CompanionError(f"{event.position} {event.word}: every square already holds that tile")
-        illegal = geometry_error(board, placement)
-        if illegal is not None:
-            raise CompanionError(f"{event.position} {event.word}: {illegal.message}")
-        scored = score_play(board, placement, tiles)
-        plays.append(_Standing(seat, placement, scored.total, len(scored.words)))
-        board = board.with_tiles((t.coord, t.tile) for t in placement.tiles)
-        return board, scored.total, scored.total == event.score, ""
+        return _score_play(event, seat, board, plays, tiles, record)
+    board, score, agrees, remark = _score_other(event, seat, board, plays, tiles, players, deductions)
+    return board, score, agrees, remark, None
+
+
+def _score_play(
+    event: Play, seat: int, board: Board, plays: list[_Standing], tiles: TileSet, record: GameRecord
+) -> tuple[Board, int, bool, str, PlayScore]:
+    position = board_position(event.position, record.orientation, board.layout)
+    placement = placement_from_notation(board, position, event.word)
+    if not placement.tiles:
+        raise CompanionError(f"{event.position} {event.word}: every square already holds that tile")
+    illegal = geometry_error(board, placement)
+    if illegal is not None:
+        raise CompanionError(f"{event.position} {event.word}: {illegal.message}")
+    scored = score_play(board, placement, tiles)
+    plays.append(_Standing(seat, placement, scored.total, len(scored.words)))
+    board = board.with_tiles((t.coord, t.tile) for t in placement.tiles)
+    return board, scored.total, scored.total == event.score, "", scored
+
+
+def _score_other(
+    event: Event,
+    seat: int,
+    board: Board,
+    plays: list[_Standing],
+    tiles: TileSet,
+    players: int,
+    deductions: list[tuple[int, LastRackPenalty]],
+) -> tuple[Board, int, bool, str]:
     if isinstance(event, (Pass, Exchange)):
         return board, 0, event.score == 0, ""
     if isinstance(event, Withdrawn):

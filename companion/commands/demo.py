@@ -1,0 +1,90 @@
+"""`companion demo`: the companion's best end-to-end path without hardware.
+
+Until the camera and the live page exist, the demo referees a recorded game: every move is
+replayed on the board and scored again from the geometry and the tile values, every word is
+looked up in the house word list, and the board and the scores are printed as the game goes.
+It plays a real tournament record from ``../shared/games`` when that folder is beside the
+checkout, otherwise the short game the package ships (``companion/data/sample.gcg``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from importlib import resources
+from pathlib import Path
+
+from companion.commands.gcg import describe, read_record
+from companion.core.gcg import decode_gcg, parse_gcg
+from companion.errors import CompanionError
+from companion.lexicon import load_lexicon
+from companion.rules.rescore import choose_tileset, rescore
+
+# A real game: Doug v Emely from Macondo's tests (a phony withdrawn, a blank, rack points).
+SHARED_GAME = Path(__file__).resolve().parents[2] / ".." / "shared" / "games" / "macondo" / "gcgio_doug_v_emely.gcg"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo",
+        help="referee a recorded game move by move (no hardware needed)",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument("game", nargs="?", type=Path, help="a GCG file (default: a real game if present, else the built-in one)")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds to wait after each move (default 0)")
+    p.add_argument("--boards", action="store_true", help="print the board after every move, not only at the end")
+    p.set_defaults(func=run)
+
+
+def _default_game() -> tuple[str, bytes]:
+    if SHARED_GAME.is_file():
+        return str(SHARED_GAME.resolve()), SHARED_GAME.read_bytes()
+    sample = resources.files("companion").joinpath("data", "sample.gcg")
+    return "built-in sample game", sample.read_bytes()
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.delay < 0:
+        raise CompanionError("--delay must not be negative")
+    if args.game is not None:
+        record = read_record(args.game)
+        source = str(args.game)
+    else:
+        source, data = _default_game()
+        record = parse_gcg(decode_gcg(data, source), source)
+    choice = choose_tileset(record)
+    result = rescore(record, choice, source)
+    lexicon = load_lexicon(choice.name) if choice.name in ("en", "de", "super3") else None
+    names = [p.name or p.nick for p in record.players]
+    print(f"Refereeing {source}: {' v '.join(names)} (tile set {choice.name})")
+    for r in result.events:
+        line = f"{names[r.seat]:>10}  {describe(r.event)} {r.score:+d}"
+        if r.play is not None:
+            unknown = [w.word.text for w in r.play.words if lexicon is not None and w.word.text not in lexicon]
+            words = ", ".join(f"{w.word.gcg} {w.score}" for w in r.play.words)
+            bonus = f" + {r.play.bonus} for all tiles" if r.play.bonus else ""
+            line += f"  [{words}{bonus}]"
+            if unknown:
+                line += f"  not in the house list: {', '.join(unknown)}"
+        mark = "" if r.agrees else f"  << recorded {r.event.score:+d} {r.event.total}"
+        print(f"{line}  = {r.total}{mark}")
+        if args.boards and r.board is not None:
+            print(_indent(r.board.to_text(premiums=True)))
+        if args.delay:
+            time.sleep(args.delay)
+    print()
+    print(_indent(result.board.to_text(premiums=True)))
+    print()
+    totals = result.totals()
+    best = max(totals)
+    for seat, name in enumerate(names):
+        print(f"{name:>10}  {totals[seat]:4d}{'  wins' if totals[seat] == best else ''}")
+    agree = "every score agrees with the record" if result.agrees else (
+        f"{len(result.disagreements)} events disagree with the record"
+    )
+    print(f"({agree})")
+    return 0
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + " ".join(line) for line in text.splitlines())
