@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar
 
 from companion.core.board import Layout
 from companion.core.move import format_position, parse_position
@@ -401,7 +401,7 @@ def _parse_event(line: str, n: int, fail: Callable[[int, str], CompanionError]) 
         if (sign == 1 and score < 0) or (sign == -1 and score > 0) or (sign == 0 and score != 0):
             want = {1: "+N", -1: "-N", 0: "+0"}[sign]
             raise fail(n, f"{_NAMES[kind]} scores {want}, not {g['score']}")
-        common = dict(nick=nick, rack=g.get("rack") or "", score=score, total=total,
+        common: dict[str, Any] = dict(nick=nick, rack=g.get("rack") or "", score=score, total=total,
                       extra=(g.get("extra") or "").strip(), line=n)
         if kind is Play:
             word = g["word"]

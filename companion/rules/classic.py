@@ -56,7 +56,6 @@ from companion.core.move import Placement, format_square
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.errors import CompanionError
 from companion.rules.common import (
-    IllegalPlay,
     PlayScore,
     geometry_error,
     not_in_dictionary,

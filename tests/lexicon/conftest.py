@@ -1,4 +1,4 @@
-"""Every lexicon test gets its own empty data directory: nothing reads or writes the user's."""
+"""Running the real command; the test's own data directory comes from tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -9,13 +9,6 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "data"
-    monkeypatch.setenv("COMPANION_DATA_DIR", str(path))
-    return path
 
 
 @pytest.fixture
