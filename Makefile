@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lexicons install-deps clean
+.PHONY: test demo bench lexicons glyphs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,ocr]'
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -25,6 +25,10 @@ bench: $(STAMP)
 # Regenerate the shipped word lists from Debian's scowl and wngerman packages.
 lexicons: $(STAMP)
 	$(BIN)/python scripts/build_lexicons.py
+
+# Regenerate the glyph atlas from Debian's fonts (fonts-urw-base35, fonts-dejavu-core, ...).
+glyphs: $(STAMP)
+	$(BIN)/python scripts/build_glyphs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

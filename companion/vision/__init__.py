@@ -1,0 +1,3 @@
+"""Reading a board through the camera: finding the grid, reading every square, stabilising
+over frames, and the camera sources. The interface to the outside is the board-reading
+contract (``../shared/contracts/board-reading.md``), produced by :mod:`companion.vision.reading`."""

@@ -1,0 +1,34 @@
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.core.tiles import get_tileset
+from companion.vision.glyphs import load_atlas
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_letter_of_every_set_and_the_digits_are_in_every_font():
+    atlas = load_atlas()
+    needed = set("0123456789?")
+    for name in ("en", "de", "pl", "super3"):
+        needed |= get_tileset(name).alphabet
+    for font in range(len(atlas.fonts)):
+        for ch in needed:
+            ink = atlas.glyph(ch, font)
+            assert ink.dtype.name == "uint8" and ink.max() > 200 and min(ink.shape) >= 4
+    assert len(atlas.fonts) >= 10
+
+
+def test_the_atlas_rebuilds_byte_for_byte(tmp_path):
+    spec = importlib.util.spec_from_file_location("build_glyphs", ROOT / "scripts" / "build_glyphs.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    missing = [f for f, _ in build.FONTS if not Path(f).is_file()]
+    if missing:
+        pytest.skip(f"fonts not installed (.ci/run installs them): {missing[0]} ...")
+    out = tmp_path / "glyphs.npz"
+    assert build.main(["--out", str(out)]) == 0
+    assert out.read_bytes() == (ROOT / "companion" / "vision" / "data" / "glyphs.npz").read_bytes()
