@@ -12,7 +12,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.lexicon import house, store
-from companion.lexicon.atomic import write_atomic
+from companion.atomic import write_atomic
 from companion.lexicon.words import MAX_LENGTH, format_word_list, normalise, parse_word_list
 
 # Enough to see what is wrong with a file without drowning the terminal.

@@ -5,7 +5,6 @@
     house.py     the shipped lists in data/, and which tile set plays with which list
     store.py     the user's changes on disk, outside the install; load_lexicon()
     sources.py   which Debian words the house lists take (used by scripts/build_lexicons.py)
-    atomic.py    crash-safe file writes
 
 ``load_lexicon("en")`` is the edge that reads files; everything it returns is a plain value.
 """

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from companion.core.tiles import get_tileset
 from companion.errors import CompanionError
-from companion.lexicon import atomic, store
+from companion import atomic
+from companion.lexicon import store
 from companion.lexicon.words import MAX_LENGTH, format_word_list, parse_word_list
 
 EN = get_tileset("en")
