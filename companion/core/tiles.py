@@ -8,6 +8,7 @@ GCG writes in lower case.
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
@@ -49,6 +50,12 @@ class TileSet:
         except KeyError:
             raise CompanionError(f"letter {letter!r} is not in tile set {self.name!r}") from None
 
+    def alphabetical(self) -> list[str]:
+        """The letters in alphabetical order, each letter with a diacritic right after its
+        base letter (A < Ä < B, A < Ą < B, Z < Ź < Ż), as German and Polish alphabets order
+        them. Calibration photos lay the alphabet in this order."""
+        return sorted(self.alphabet, key=lambda ch: (_base_letter(ch), ch))
+
     def rack_value(self, rack: Iterable[str]) -> int:
         return sum(self.value(t) for t in rack)
 
@@ -78,6 +85,11 @@ class TileSet:
                 raise CompanionError(f"rack {text!r}: {ch!r} is not a tile of set {self.name!r}")
             rack[up] += 1
         return rack
+
+
+def _base_letter(ch: str) -> str:
+    # Ł has no decomposition in Unicode; every other letter in our sets decomposes.
+    return "L" if ch == "Ł" else unicodedata.normalize("NFD", ch)[0]
 
 
 def tileset_names() -> list[str]:

@@ -45,7 +45,6 @@ Decisions where the rules text is silent or old-fashioned, as a player at the ta
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -250,14 +249,8 @@ def score_play(board: Board, placement: Placement, tileset: TileSet) -> PlayScor
 
 
 def letter_order(tileset: TileSet) -> list[str]:
-    """Blank first, then letters alphabetically, each letter with a diacritic right after its
-    base letter (A < Ä < B, A < Ą < B, Z < Ź < Ż), as German and Polish alphabets order them."""
-    return [BLANK] + sorted(tileset.alphabet, key=lambda ch: (_base_letter(ch), ch))
-
-
-def _base_letter(ch: str) -> str:
-    # Ł has no decomposition in Unicode; every other letter in our sets decomposes.
-    return "L" if ch == "Ł" else unicodedata.normalize("NFD", ch)[0]
+    """Blank first (blanks are lowest), then the set's alphabetical order."""
+    return [BLANK] + tileset.alphabetical()
 
 
 def first_player(tileset: TileSet, draws: Sequence[str]) -> tuple[int, ...]:
