@@ -1,0 +1,359 @@
+"""Straight lines in a photo and the two pencils of lines a board grid makes.
+
+A grid seen in perspective is two families of straight lines; each family meets in one
+vanishing point (at infinity when the camera looks straight down). This module finds line
+segments, the two dominant vanishing points, the projective map that makes both families
+axis-parallel, and the most plausible run of equally spaced lines along one axis. Everything
+here is a pure function over numpy arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+_LSD = None
+JUDGE = 300  # longest segments that score vanishing-point hypotheses
+
+
+def _lsd() -> cv2.LineSegmentDetector:
+    # One detector per process: creating it costs a little, detecting is stateless.
+    global _LSD
+    if _LSD is None:
+        _LSD = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE, 1.0)
+    return _LSD
+
+
+def detect_segments(gray: np.ndarray, min_length: float) -> np.ndarray:
+    """Line segments ``(N, 4)`` as ``x1, y1, x2, y2`` of at least ``min_length`` pixels."""
+    found = _lsd().detect(gray)[0]
+    if found is None:
+        return np.zeros((0, 4), np.float64)
+    seg = found.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    return seg[length >= min_length]
+
+
+@dataclass(frozen=True)
+class Pencil:
+    """A family of segments that (nearly) meet in one vanishing point."""
+
+    point: np.ndarray  # homogeneous 3-vector, unit norm; third coordinate ~0 at infinity
+    members: np.ndarray  # bool mask over the segments given
+    support: float  # summed length of the members
+
+
+def _segment_geometry(seg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    p1 = np.c_[seg[:, :2], np.ones(len(seg))]
+    p2 = np.c_[seg[:, 2:], np.ones(len(seg))]
+    lines = np.cross(p1, p2)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True) + 1e-12
+    mid = (seg[:, :2] + seg[:, 2:]) / 2
+    d = seg[:, 2:] - seg[:, :2]
+    length = np.linalg.norm(d, axis=1)
+    return lines, mid, d / (length[:, None] + 1e-12), length
+
+
+def _endpoint_error(vps: np.ndarray, mid: np.ndarray, unit: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """For each vanishing point (K, 3) and segment: how far (pixels) the segment's endpoints lie
+    from the line joining its midpoint to the vanishing point. (K, N)."""
+    # Direction from each midpoint towards each point: (x - w*mx, y - w*my).
+    dx = vps[:, None, 0] - vps[:, None, 2] * mid[None, :, 0]
+    dy = vps[:, None, 1] - vps[:, None, 2] * mid[None, :, 1]
+    norm = np.hypot(dx, dy) + 1e-12
+    sin = np.abs(dx * unit[None, :, 1] - dy * unit[None, :, 0]) / norm
+    return sin * length[None, :] / 2
+
+
+def find_pencil(
+    seg: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    tolerance: float = 1.0,
+    trials: int = 200,
+    exclude: np.ndarray | None = None,
+    away_from: tuple[np.ndarray, ...] = (),
+) -> Pencil | None:
+    """The vanishing point that the greatest length of segments points at (RANSAC over pairs,
+    then least squares over the members). ``exclude`` masks segments already explained;
+    ``away_from`` holds other pencils' points: candidates whose members run in nearly the same
+    directions as one of them are skipped (two pencils of one grid cross at a clear angle)."""
+    n = len(seg)
+    if n < 4:
+        return None
+    lines, mid, unit, length = _segment_geometry(seg)
+    free = np.ones(n, bool) if exclude is None else ~exclude
+    idx = np.flatnonzero(free)
+    if len(idx) < 4:
+        return None
+    # Hypotheses are scored on the longest segments only (they carry the grid; the many
+    # short ones are letters and texture), which keeps this step cheap.
+    judge = idx[np.argsort(-length[idx])][:JUDGE]
+    # Long segments are the precise ones: draw them more often.
+    p = length[idx] ** 2
+    p /= p.sum()
+    a = rng.choice(idx, trials, p=p)
+    b = rng.choice(idx, trials, p=p)
+    keep = a != b
+    vps = np.cross(lines[a[keep]], lines[b[keep]])
+    vps /= np.linalg.norm(vps, axis=1, keepdims=True) + 1e-12
+    err = _endpoint_error(vps, mid[judge], unit[judge], length[judge])
+    inl = err < tolerance
+    score = inl.astype(np.float64) @ length[judge]
+    for other in away_from or ():
+        # A candidate too close in direction to another pencil is the same family again.
+        cos_other = _mean_direction_cos(vps, other, mid[judge], length[judge], inl)
+        score = np.where(cos_other > np.cos(np.radians(20)), 0.0, score)
+    best = int(np.argmax(score))
+    if score[best] <= 0:
+        return None
+    vp = vps[best]
+    members = np.zeros(n, bool)
+    members[judge[inl[best]]] = True
+    for _ in range(3):
+        vp = _fit_point(lines[members], length[members])
+        members = (_endpoint_error(vp[None], mid, unit, length)[0] < tolerance) & free
+        if members.sum() < 2:
+            return None
+    return Pencil(vp, members, float(length[members].sum()))
+
+
+def _fit_point(lines: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The point nearest (in least squares) to all lines: smallest eigenvector of sum w l l^T."""
+    m = (lines * weight[:, None]).T @ lines
+    _, vec = np.linalg.eigh(m)
+    v = vec[:, 0]
+    return v / np.linalg.norm(v)
+
+
+def _mean_direction_cos(vps: np.ndarray, other: np.ndarray, mid: np.ndarray, length: np.ndarray, inl: np.ndarray) -> np.ndarray:
+    """|cos| between the direction to each candidate point and to ``other``, taken at the
+    length-weighted centre of the candidate's members."""
+    w = inl * length[None, :]
+    tot = w.sum(1) + 1e-12
+    cx = (w @ mid[:, 0]) / tot
+    cy = (w @ mid[:, 1]) / tot
+
+    def direction(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        dx = v[..., 0] - v[..., 2] * cx
+        dy = v[..., 1] - v[..., 2] * cy
+        n = np.hypot(dx, dy) + 1e-12
+        return dx / n, dy / n
+
+    ax, ay = direction(vps)
+    bx, by = direction(np.broadcast_to(other, vps.shape))
+    return np.abs(ax * bx + ay * by)
+
+
+def rectifying_map(v1: np.ndarray, v2: np.ndarray, origin: tuple[float, float]) -> np.ndarray:
+    """A homography (image -> plane) sending ``v1`` to the x-direction at infinity and ``v2``
+    to the y-direction, ``origin`` to (0, 0): lines through ``v1`` become horizontal (constant
+    y), lines through ``v2`` vertical (constant x). Near ``origin`` one unit is about a pixel."""
+    o = np.array([origin[0], origin[1], 1.0])
+
+    def scaled(v: np.ndarray) -> np.ndarray:
+        # Scale so that the point moves about one pixel per unit near the origin: for a point at
+        # infinity that is its unit direction; for a finite one, the direction seen from o.
+        d = v[:2] - v[2] * o[:2]
+        return v / (np.linalg.norm(d) + 1e-12)
+
+    m = np.c_[scaled(v1), scaled(v2), o]
+    return np.linalg.inv(m)
+
+
+@dataclass(frozen=True)
+class Run:
+    """Equally spaced lines along one axis: position of line k is ``(a*k + b) / (c*k + 1)``
+    (a 1-D homography, so that a slightly wrong vanishing point still fits)."""
+
+    a: float
+    b: float
+    c: float
+    support: float  # how many of the lines were seen (0..count)
+    count: int
+
+    def position(self, k: np.ndarray | float) -> np.ndarray:
+        k = np.asarray(k, np.float64)
+        return (self.a * k + self.b) / (self.c * k + 1)
+
+
+def _clusters(values: np.ndarray, weights: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Merge sorted 1-D positions closer than ``gap`` (chained) into line candidates:
+    (weighted mean positions, summed weights)."""
+    order = np.argsort(values)
+    v, w = values[order], weights[order]
+    label = np.r_[0, np.cumsum(np.diff(v) > gap)]
+    tot = np.bincount(label, w)
+    pos = np.bincount(label, w * v) / np.maximum(tot, 1e-12)
+    return pos, tot
+
+
+def find_run(values: np.ndarray, weights: np.ndarray, count: int, *, tol: float = 0.12) -> Run | None:
+    """The run of ``count`` equally spaced lines best supported by segments at ``values``
+    (weights = their lengths).
+
+    Hypotheses are pairs of strong line candidates taken as 1, 2 or 3 periods apart; each is
+    scored by how many of the ``count`` slots hold a line (each slot's weight saturates, so
+    one long board edge cannot outweigh several grid lines). Among hypotheses scoring nearly
+    the best, the longest period wins: text, letter strokes and premium-square prints put
+    lines between the grid lines, which can make half the period fit as well, while twice the
+    true period cannot fit ``count`` lines on the board. The winner is refitted as a 1-D
+    homography, which absorbs a slightly wrong vanishing point."""
+    if len(values) < 4:
+        return None
+    lo, hi = np.percentile(values, [1, 99])
+    keep = (values >= lo) & (values <= hi)
+    values, weights = values[keep], weights[keep]
+    span = hi - lo
+    if span <= 0 or len(values) < 4:
+        return None
+    pos, wt = _clusters(values, weights, span / 500)
+    n = len(pos)
+    if n < 4:
+        return None
+    top = np.sort(wt)[-min(n, count) :]
+    cap = 0.5 * float(np.median(top))
+    strong = np.flatnonzero(wt >= 0.3 * cap)
+    strong = strong[np.argsort(-wt[strong])][:40]
+    a_idx, b_idx = np.triu_indices(len(strong), 1)
+    i, j = strong[a_idx], strong[b_idx]
+    diff = np.abs(pos[j] - pos[i])
+    anchor = np.minimum(pos[i], pos[j])
+    periods = np.concatenate([diff / m for m in (1, 2, 3)])
+    anchors = np.tile(anchor, 3)
+    ok = (periods * (count - 1) <= span * 1.02) & (periods * (count - 1) >= span * 0.08)
+    periods, anchors = periods[ok], anchors[ok]
+    if len(periods) == 0:
+        return None
+    rel = (pos[None, :] - anchors[:, None]) / periods[:, None]  # (H, n)
+    k = np.rint(rel)
+    resid = np.abs(rel - k)
+    kk = (k + count).astype(int)
+    inl = (resid < tol) & (kk >= 0) & (kk <= 2 * count)
+    hyp = len(periods)
+    slots = np.zeros((hyp, 2 * count + 1))
+    val = np.where(inl, wt[None, :] * (1 - resid / tol), 0.0)
+    rows = np.repeat(np.arange(hyp), n)
+    np.add.at(slots, (rows, np.clip(kk, 0, 2 * count).ravel()), val.ravel())
+    slots = np.minimum(slots / cap, 1.0)
+    csum = np.c_[np.zeros(hyp), np.cumsum(slots, axis=1)]
+    win = csum[:, count:] - csum[:, :-count]
+    start = np.argmax(win, axis=1)
+    score = win[np.arange(hyp), start]
+    near = np.flatnonzero(score >= 0.85 * score.max())
+    best = int(near[np.argmax(periods[near])])
+    k0 = start[best] - count
+    per, anc = periods[best], anchors[best]
+    kb = k[best] - k0
+    use = inl[best] & (kb >= 0) & (kb < count)
+    run = _fit_run(kb[use], pos[use], wt[use])
+    if run is None:
+        return None
+    for _ in range(2):
+        # Again with the refitted (possibly non-uniform) run: pick up lines the straight
+        # spacing missed.
+        p = run.position(np.arange(count, dtype=np.float64))
+        step = np.abs(np.gradient(p))
+        slot = np.argmin(np.abs(pos[:, None] - p[None, :]), axis=1)
+        r = np.abs(pos - p[slot]) / step[slot]
+        use = r < tol
+        fitted = _fit_run(slot[use].astype(np.float64), pos[use], wt[use])
+        if fitted is None:
+            break
+        run = fitted
+    return Run(run.a, run.b, run.c, float(score[best]), count)
+
+
+def _fit_run(k: np.ndarray, x: np.ndarray, w: np.ndarray) -> Run | None:
+    """Weighted least squares for x = (a k + b) / (c k + 1), linearised as x = a k + b - c k x;
+    the straight fit when there are too few lines for the projective term."""
+    if len(k) < 2:
+        return None
+    sw = np.sqrt(np.minimum(w / (np.median(w) + 1e-12), 3.0))
+    if len(np.unique(k)) >= 5:
+        a_mat = np.c_[k, np.ones_like(k), -k * x] * sw[:, None]
+        sol, *_ = np.linalg.lstsq(a_mat, x * sw, rcond=None)
+        a, b, c = sol
+        # A wild projective term means the fit is not to be trusted: fall back to straight.
+        if abs(c) * len(k) < 0.5:
+            return Run(float(a), float(b), float(c), 0.0, 0)
+    a_mat = np.c_[k, np.ones_like(k)] * sw[:, None]
+    sol, *_ = np.linalg.lstsq(a_mat, x * sw, rcond=None)
+    return Run(float(sol[0]), float(sol[1]), 0.0, 0.0, 0)
+
+
+def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator, pencils: int = 3) -> Iterator[np.ndarray]:
+    """First guesses of the homography grid squares -> ``gray`` pixels, best first.
+
+    The strongest pencils of segments are found in turn (each away in direction from those
+    before); each pair of them is tried as the grid's two families, the strongest pair first.
+    A striped table or a floor's boards make a pencil of their own: the board's pair is then a
+    later one. The map that sends a pair's vanishing points to infinity makes the grid
+    axis-parallel (up to a small projective error), and a run of equally spaced lines is then
+    sought along each axis. The family with more support goes first; segments of the other
+    family must then be at least half a square long and lie across the first run, which drops
+    letter strokes, print and carpet texture. A guess may be off by whole squares (a band of
+    print beside the grid can pass for a row): :func:`companion.vision.grid.locate_grid`
+    settles that on the image.
+    """
+    h, w = gray.shape[:2]
+    seg = detect_segments(gray, max(6.0, 0.01 * max(h, w)))
+    found: list[Pencil] = []
+    used = np.zeros(len(seg), bool)
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        # Pencils are found only when a pair needs them: the first pair is usually the grid.
+        while len(found) <= j and len(found) < pencils:
+            p = find_pencil(seg, rng, exclude=used, away_from=tuple(q.point for q in found))
+            if p is None:
+                pencils = len(found)
+                break
+            found.append(p)
+            used |= p.members
+        if j < len(found):
+            hom = _lattice(seg, found[i], found[j], rows, cols, w, h)
+            if hom is not None:
+                yield hom
+
+
+def _lattice(seg: np.ndarray, p1: Pencil, p2: Pencil, rows: int, cols: int, w: int, h: int) -> np.ndarray | None:
+    rect = rectifying_map(p1.point, p2.point, (w / 2, h / 2))
+
+    def to_rect(pts: np.ndarray) -> np.ndarray:
+        q = np.c_[pts, np.ones(len(pts))] @ rect.T
+        return q[:, :2] / q[:, 2:3]
+
+    a, b = to_rect(seg[:, :2]), to_rect(seg[:, 2:])
+    # Pencil 1 becomes horizontal lines (constant y, extent along x); pencil 2 vertical.
+    families = [
+        (p1.members, (a[:, 1] + b[:, 1]) / 2, np.minimum(a[:, 0], b[:, 0]), np.maximum(a[:, 0], b[:, 0])),
+        (p2.members, (a[:, 0] + b[:, 0]) / 2, np.minimum(a[:, 1], b[:, 1]), np.maximum(a[:, 1], b[:, 1])),
+    ]
+    counts = (rows + 1, cols + 1)
+    runs: list[Run | None] = [None, None]
+    first = 0 if p1.support >= p2.support else 1
+    for f in (first, 1 - first, first):
+        members, centre, lo, hi = families[f]
+        use = members.copy()
+        other = runs[1 - f]
+        if other is not None:
+            ends = other.position(np.array([0.0, counts[1 - f] - 1]))
+            per = abs(ends[1] - ends[0]) / (counts[1 - f] - 1)
+            mid = (lo + hi) / 2
+            use &= (hi - lo >= 0.5 * per) & (mid > ends.min() - 0.5 * per) & (mid < ends.max() + 0.5 * per)
+        run = find_run(centre[use], (hi - lo)[use], counts[f])
+        if run is None:
+            return None
+        runs[f] = run
+    run_y, run_x = runs
+    assert run_x is not None and run_y is not None
+    gx, gy = np.meshgrid(np.arange(cols + 1, dtype=np.float64), np.arange(rows + 1, dtype=np.float64))
+    pr = np.c_[run_x.position(gx.ravel()), run_y.position(gy.ravel()), np.ones(gx.size)]
+    pi = pr @ np.linalg.inv(rect).T
+    if np.any(np.abs(pi[:, 2]) < 1e-12) or np.sign(pi[:, 2]).min() != np.sign(pi[:, 2]).max():
+        return None  # the run crosses the horizon: not a board
+    pi = pi[:, :2] / pi[:, 2:3]
+    hom, _ = cv2.findHomography(np.c_[gx.ravel(), gy.ravel()], pi, 0)
+    return hom
