@@ -1,0 +1,405 @@
+"""Camera sources: where frames come from, behind one small protocol.
+
+Shaped like gpiozero's pin factories: one abstract interface, :class:`FrameSource`, and one
+small class per backend. The rest of the program reads frames and never asks where they came
+from:
+
+- :class:`Picamera2Source`: the Raspberry Pi camera (``picamera2`` is imported only when one is
+  made, so that this module imports on any machine),
+- :class:`OpenCVDeviceSource`: a webcam or capture device through OpenCV (an index or a path),
+- :class:`FolderSource`: the images of a folder in natural order (board-2 before board-10),
+- :class:`SyntheticSource`: the synthetic renderer's photos with known truth, a scripted
+  sequence of boards and hands passing over them.
+
+:func:`open_source` makes one from a short string (``device:0``, ``folder:/photos,loop``, ...),
+the form a command line or a config file gives. Every frame carries its timestamp from an
+injected monotonic clock and a sequence number counted by the source.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Self
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+Clock = Callable[[], float]
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+READ_RETRIES = 5  # a device may drop a frame now and then; this many failures in a row is an error
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One picture from a source: BGR uint8 pixels, when it was taken (the source's clock) and
+    its number in the source's sequence (0, 1, 2, ...). ``meta`` holds what a source knows
+    beyond the pixels: the file it came from, or the synthetic scene with its truth."""
+
+    image: np.ndarray
+    timestamp: float
+    sequence: int
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+class FrameSource(ABC):
+    """A camera: ``read()`` gives the next frame, or None when the source has no more (the end
+    of a folder; a live camera never ends, it raises when it fails). Use it as a context
+    manager, or call ``close()``."""
+
+    def __init__(self, clock: Clock = time.monotonic) -> None:
+        self._clock = clock
+        self._sequence = 0
+        self._closed = False
+
+    @abstractmethod
+    def _grab(self) -> tuple[np.ndarray, Mapping[str, Any]] | None:
+        """The next picture and what is known of it, or None at the end."""
+
+    def _release(self) -> None:
+        """Free the device; called once by close()."""
+
+    def read(self) -> Frame | None:
+        if self._closed:
+            raise CompanionError(f"{self.name}: read after close")
+        got = self._grab()
+        if got is None:
+            return None
+        image, meta = got
+        frame = Frame(image, float(self._clock()), self._sequence, meta)
+        self._sequence += 1
+        return frame
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._release()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+
+# ---------------------------------------------------------------------------------------------
+# Raspberry Pi camera
+
+
+class Picamera2Source(FrameSource):
+    """The Raspberry Pi camera through Picamera2 (Raspberry Pi OS: ``apt install
+    python3-picamera2``). Frames are still-quality captures of ``size`` in BGR order
+    (Picamera2's ``RGB888`` is laid out B, G, R: what OpenCV expects)."""
+
+    def __init__(self, camera: int = 0, size: tuple[int, int] | None = None, clock: Clock = time.monotonic) -> None:
+        super().__init__(clock)
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]  # only on a Pi: imported here
+        except ImportError:
+            raise CompanionError(
+                "the picamera2 source needs the Raspberry Pi camera library (apt install python3-picamera2); "
+                "elsewhere use device:0 or folder:PATH"
+            ) from None
+        try:
+            self._camera = Picamera2(camera)
+            main: dict[str, Any] = {"format": "RGB888"}
+            if size is not None:
+                main["size"] = tuple(size)
+            self._camera.configure(self._camera.create_still_configuration(main=main))
+            self._camera.start()
+        except Exception as exc:  # noqa: BLE001 - libcamera raises assorted errors when no camera is attached
+            raise CompanionError(f"cannot start Raspberry Pi camera {camera}: {_one_line(exc)}") from None
+        self._index = camera
+
+    def _grab(self) -> tuple[np.ndarray, Mapping[str, Any]] | None:
+        try:
+            image = self._camera.capture_array("main")
+        except Exception as exc:  # noqa: BLE001 - whatever libcamera raises, the user gets one line
+            raise CompanionError(f"Raspberry Pi camera {self._index} stopped giving frames: {_one_line(exc)}") from None
+        return np.ascontiguousarray(image[..., :3]), {}
+
+    def _release(self) -> None:
+        try:
+            self._camera.stop()
+        finally:
+            self._camera.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# OpenCV device
+
+
+class OpenCVDeviceSource(FrameSource):
+    """A camera OpenCV can open: a device index (``0``) or a path (``/dev/video2``; a video
+    file also works and ends like a folder). A device that cannot be opened, or gives no frame
+    ``retries`` times in a row, is a one-line error."""
+
+    def __init__(self, device: int | str, clock: Clock = time.monotonic, retries: int = READ_RETRIES,
+                 size: tuple[int, int] | None = None) -> None:
+        super().__init__(clock)
+        self.device = device
+        self.retries = max(1, int(retries))
+        if isinstance(device, str) and "://" not in device and not os.path.exists(device):
+            raise CompanionError(f"camera device {device}: no such device")
+        self._capture = _quietly(lambda: cv2.VideoCapture(device))
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise CompanionError(f"cannot open camera device {device}")
+        if size is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        count = self._capture.get(cv2.CAP_PROP_FRAME_COUNT)
+        self._finite = isinstance(device, str) and os.path.isfile(device) and count > 0
+
+    def _grab(self) -> tuple[np.ndarray, Mapping[str, Any]] | None:
+        for _ in range(self.retries):
+            ok, image = self._capture.read()
+            if ok and image is not None and image.size:
+                if image.ndim == 2:
+                    image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+                return image, {"device": self.device}
+            if self._finite:
+                return None  # the end of a video file
+        raise CompanionError(f"camera device {self.device} gave no frame in {self.retries} tries")
+
+    def _release(self) -> None:
+        self._capture.release()
+
+    @property
+    def name(self) -> str:
+        return f"camera device {self.device}"
+
+
+def _quietly(make: Callable[[], Any]) -> Any:
+    """Runs ``make`` with OpenCV's own log silenced: a missing camera makes it print warnings
+    to stderr, and the user gets our one line instead."""
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is None:
+        return make()
+    before = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        return make()
+    finally:
+        logging.setLogLevel(before)
+
+
+# ---------------------------------------------------------------------------------------------
+# A folder of images
+
+
+def natural_key(name: str) -> tuple:
+    """Sort key that orders embedded numbers by value: board-01 < board-2 < board-10."""
+    parts = re.split(r"(\d+)", name.casefold())
+    return tuple((0, int(p), p) if p.isdigit() else (1, 0, p) for p in parts if p)
+
+
+class FolderSource(FrameSource):
+    """The images of a folder (JPEG, PNG, BMP, TIFF, WebP), in natural order of their names,
+    once or, with ``loop``, round and round. A file that does not decode is an error naming it."""
+
+    def __init__(self, folder: str | os.PathLike[str], loop: bool = False, clock: Clock = time.monotonic) -> None:
+        super().__init__(clock)
+        self.folder = Path(folder)
+        self.loop = loop
+        if not self.folder.is_dir():
+            raise CompanionError(f"{self.folder}: no such folder" if not self.folder.exists() else f"{self.folder}: not a folder")
+        try:
+            names = [p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()]
+        except PermissionError:
+            raise CompanionError(f"{self.folder}: permission denied") from None
+        if not names:
+            raise CompanionError(f"{self.folder}: no images (looked for {', '.join(sorted(IMAGE_SUFFIXES))})")
+        self.paths: tuple[Path, ...] = tuple(sorted(names, key=lambda p: natural_key(p.name)))
+        self._next = 0
+
+    def _grab(self) -> tuple[np.ndarray, Mapping[str, Any]] | None:
+        if self._next >= len(self.paths):
+            if not self.loop:
+                return None
+            self._next = 0
+        path = self.paths[self._next]
+        self._next += 1
+        try:
+            data = np.fromfile(path, np.uint8)
+        except OSError as exc:
+            raise CompanionError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if image is None:
+            raise CompanionError(f"{path}: not an image OpenCV can decode")
+        return image, {"path": str(path)}
+
+    @property
+    def name(self) -> str:
+        return f"folder {self.folder}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The synthetic renderer
+
+
+@dataclass(frozen=True)
+class HandPass:
+    """A scripted hand passing over a still board: it enters along its arm, holds, leaves, and
+    the board is seen alone for ``after`` frames (the renderer's ``hand_sequence``)."""
+
+    spec: Any  # a companion.vision.scene.SceneSpec
+    hand: Any  # a companion.vision.scene.Hand
+    steps_in: int = 4
+    hold: int = 2
+    steps_out: int = 3
+    after: int = 3
+
+
+class SyntheticSource(FrameSource):
+    """Photos from the synthetic renderer, with their truth in each frame's ``meta["scene"]``.
+
+    ``script``: what the camera sees, in order: a scene spec is one frame of that scene (only
+    the sensor noise differs between frames of one spec), a :class:`HandPass` the frames of a
+    hand passing over its board. Without a script: a board drawn at random from ``seed`` (a
+    mounted camera), three still frames, a hand passing, the board alone again. ``render`` and
+    ``hand_sequence`` are the renderer's functions (injectable for tests)."""
+
+    def __init__(
+        self,
+        script: Sequence[Any] | None = None,
+        *,
+        seed: int = 0,
+        loop: bool = False,
+        size: tuple[int, int] | None = None,
+        clock: Clock = time.monotonic,
+        render: Callable[..., Any] | None = None,
+        hand_sequence: Callable[..., Any] | None = None,
+    ) -> None:
+        super().__init__(clock)
+        if render is None or hand_sequence is None:
+            from companion.vision import (
+                render as renderer,  # the renderer is heavy: imported when used
+            )
+
+            render = render or renderer.render
+            hand_sequence = hand_sequence or renderer.hand_sequence
+        self._render, self._hand_sequence = render, hand_sequence
+        self.seed, self.loop = int(seed), loop
+        self.script: tuple[Any, ...] = tuple(script) if script is not None else default_script(self.seed, size)
+        if not self.script:
+            raise CompanionError("synthetic source: the script is empty")
+        self._step = 0
+        self._pending: list[Any] = []
+        self._frame = 0  # noise frame number: every frame of the source differs
+
+    def _grab(self) -> tuple[np.ndarray, Mapping[str, Any]] | None:
+        if not self._pending:
+            if self._step >= len(self.script):
+                if not self.loop:
+                    return None
+                self._step = 0
+            item = self.script[self._step]
+            self._step += 1
+            if isinstance(item, HandPass):
+                self._pending = list(self._hand_sequence(item.spec, self.seed, item.hand, steps_in=item.steps_in,
+                                                         hold=item.hold, steps_out=item.steps_out, after=item.after))
+            else:
+                self._pending = [self._render(item, self.seed, frame=self._frame)]
+            if not self._pending:
+                return self._grab()
+        scene = self._pending.pop(0)
+        self._frame += 1
+        return scene.image, {"scene": scene}
+
+    @property
+    def name(self) -> str:
+        return f"synthetic source (seed {self.seed})"
+
+
+def default_script(seed: int, size: tuple[int, int] | None = None) -> tuple[Any, ...]:
+    """A random board under a mounted camera: three still frames, a hand passing, the board
+    alone again (the pass ends with three frames of it)."""
+    from companion.vision.scene import preset, random_hand
+
+    rng = np.random.default_rng(seed)
+    spec = preset("mounted", rng)
+    if size is not None:
+        spec = replace(spec, camera=replace(spec.camera, size=(int(size[0]), int(size[1]))))
+    return (spec, spec, spec, HandPass(spec, random_hand(rng, spec.grid)))
+
+
+# ---------------------------------------------------------------------------------------------
+# From a string
+
+SOURCE_FORMS = "picamera2[:CAMERA], device:INDEX|PATH, folder:PATH[,loop], synthetic[:seed=N,size=WxH,loop]"
+
+
+def open_source(spec: str, clock: Clock = time.monotonic) -> FrameSource:
+    """A source from its short form: ``picamera2``, ``picamera2:1``, ``device:0``,
+    ``device:/dev/video2``, ``folder:/path/to/photos``, ``folder:/path,loop``, ``synthetic``,
+    ``synthetic:seed=3``, ``synthetic:seed=3,size=640x480,loop``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise CompanionError(f"empty camera source (use {SOURCE_FORMS})")
+    kind, sep, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "picamera2":
+        if sep and not rest.strip().isdigit():
+            raise CompanionError(f"camera source {spec!r}: picamera2 takes a camera number (picamera2:0)")
+        return Picamera2Source(int(rest) if sep else 0, clock=clock)
+    if kind == "device":
+        if not rest.strip():
+            raise CompanionError(f"camera source {spec!r}: device needs an index or a path (device:0, device:/dev/video2)")
+        target = rest.strip()
+        return OpenCVDeviceSource(int(target) if target.isdigit() else target, clock=clock)
+    if kind == "folder":
+        path, loop = rest, False
+        if path.lower().endswith(",loop"):
+            path, loop = path[: -len(",loop")], True
+        if not path.strip():
+            raise CompanionError(f"camera source {spec!r}: folder needs a path (folder:/path/to/photos)")
+        return FolderSource(path, loop=loop, clock=clock)
+    if kind == "synthetic":
+        options = _options(spec, rest if sep else "", {"seed", "size", "loop"})
+        seed = _integer(spec, options.get("seed", "0"), "seed")
+        size = None
+        if "size" in options:
+            m = re.fullmatch(r"(\d+)x(\d+)", options["size"])
+            if not m or min(int(m[1]), int(m[2])) < 64:
+                raise CompanionError(f"camera source {spec!r}: size is WIDTHxHEIGHT, at least 64x64 (size=640x480)")
+            size = (int(m[1]), int(m[2]))
+        return SyntheticSource(seed=seed, size=size, loop="loop" in options, clock=clock)
+    raise CompanionError(f"unknown camera source {spec!r} (use {SOURCE_FORMS})")
+
+
+def _options(spec: str, text: str, known: set[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        if key not in known:
+            raise CompanionError(f"camera source {spec!r}: unknown option {key!r} (known: {', '.join(sorted(known))})")
+        out[key] = value.strip() if eq else ""
+    return out
+
+
+def _integer(spec: str, text: str, what: str) -> int:
+    if not re.fullmatch(r"\d+", text):
+        raise CompanionError(f"camera source {spec!r}: {what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]
