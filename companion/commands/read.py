@@ -1,0 +1,51 @@
+"""`companion read IMAGE --json`: the board-reading contract (../shared/contracts/board-reading.md).
+
+Exit 0 with the reading as JSON on stdout; exit 2 with one line on stderr when the image cannot
+be read or holds no board.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.core.tiles import tileset_names
+from companion.vision import BACKENDS
+
+# The vision modules load OpenCV: they are imported when the command runs, so that the rest of
+# the command line starts fast.
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "read",
+        help="read every square of a board photo",
+        description="Find the board in a photo and read every square: empty, tile (letter, "
+        "rotation, colour, set), face-down tile, token, with a confidence each.",
+    )
+    p.add_argument("image", type=Path, help="a JPEG or PNG as a camera gives it")
+    p.add_argument("--profile", type=Path, help="a profile made by `companion calibrate`")
+    p.add_argument("--tileset", default="en", choices=tileset_names(), help="the tiles' alphabet (default en)")
+    p.add_argument("--grid", type=int, default=15, choices=(15, 21), help="15 for a standard board, 21 for an extended one")
+    p.add_argument("--backend", default="own", choices=BACKENDS, help="letter reader: the project's own (default) or tesseract")
+    p.add_argument("--json", action="store_true", help="print the reading as JSON (the contract's form)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.vision.profile import load_profile
+    from companion.vision.reader import read_file
+
+    profile = load_profile(args.profile) if args.profile else None
+    tileset = args.tileset
+    if profile is not None and args.tileset == "en" and profile.tileset != "en":
+        # The profile knows which tiles it was made with; an explicit --tileset still wins.
+        tileset = profile.tileset
+    reading = read_file(args.image, tileset=tileset, grid=args.grid, profile=profile, backend=args.backend)
+    if args.json:
+        print(reading.dumps())
+    else:
+        print(reading.text())
+        low = sum(1 for c in reading.cells if c.confidence < 0.5)
+        print(f"({reading.elapsed_ms:.0f} ms; {low} squares read with low confidence)")
+    return 0

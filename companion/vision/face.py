@@ -1,0 +1,269 @@
+"""A tile's face: where it lies around its square, and the ink printed on it.
+
+Tiles overhang their squares and stand up from the board, so in a top-down view their faces
+are displaced from the squares they sit on (by the camera's parallax and by the player's
+hand). :func:`locate_faces` finds each face as the box of tile-coloured pixels near its
+square. :func:`split_face` then separates the ink on a face into the letter (with its
+diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner, and
+normalises the letter to a small square picture for the classifier.
+
+Ink is whatever contrasts with the body, dark on light or light on dark: the polarity is
+found per face, so tiles of any colour read the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
+
+
+@dataclass(frozen=True)
+class FaceInk:
+    """The ink on one face, in the face crop's own orientation (not turned upright).
+
+    ``glyph``: the letter's ink, ``GLYPH_PX`` square, 0 = body, 1 = ink, the letter's box
+    scaled to fit with its aspect kept; None when the face holds no letter-sized ink.
+    ``digits``: pictures of the value digits like ``glyph``, each with its centre relative to
+    the letter's centre in units of the face's size. ``corner``: (sign x, sign y) of the
+    digits' place relative to the letter, (1, 1) = bottom-right, or None without digits.
+    ``contrast``: ink against body, 0..1 of the grey range; ``ink``: fraction of the face that
+    is ink; ``box``: the letter's box in the crop (x, y, w, h).
+    """
+
+    glyph: np.ndarray | None
+    digits: tuple[tuple[np.ndarray, float, float], ...] = ()
+    corner: tuple[int, int] | None = None
+    contrast: float = 0.0
+    ink: float = 0.0
+    box: tuple[int, int, int, int] | None = None
+    polarity: int = 1  # 1: ink darker than the body; -1: lighter
+    stray: float = 0.0  # ink that is neither letter nor digits, as a fraction of the face
+    extras: dict = field(default_factory=dict, compare=False)
+
+
+def fit_square(ink: np.ndarray, size: int = GLYPH_PX, pad: int = 1) -> np.ndarray:
+    """``ink`` (h, w) scaled to fit a ``size`` square with its aspect kept, centred."""
+    h, w = ink.shape
+    inner = size - 2 * pad
+    scale = inner / max(h, w)
+    nh, nw = max(1, int(round(h * scale))), max(1, int(round(w * scale)))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(ink.astype(np.float32), (nw, nh), interpolation=interp)
+    out = np.zeros((size, size), np.float32)
+    y0, x0 = (size - nh) // 2, (size - nw) // 2
+    out[y0 : y0 + nh, x0 : x0 + nw] = small
+    return out
+
+
+def inkness(grey: np.ndarray, polarity: int | None = None) -> tuple[np.ndarray, int, float]:
+    """0..1 ink map of a face crop (grey levels), its polarity, and the contrast 0..1.
+
+    The body is the crop's typical level (most of a face is body); the ink is the far tail on
+    one side. Without a given polarity, the side with more strongly deviating pixels wins."""
+    g = grey.astype(np.float32)
+    h, w = g.shape
+    inner = np.sort(g[h // 6 : h - h // 6, w // 6 : w - w // 6], axis=None)
+    m = len(inner)
+    body = float(inner[m // 2])
+    lo, hi = float(inner[int(0.015 * m)]), float(inner[int(0.985 * m) - 1])
+    if polarity is None:
+        spread = max(hi - lo, 1.0)
+        dark = np.searchsorted(inner, body - 0.35 * spread)
+        light = m - np.searchsorted(inner, body + 0.35 * spread, side="right")
+        polarity = 1 if dark >= light else -1
+    ink_level = lo if polarity > 0 else hi
+    span = (body - ink_level) * polarity
+    contrast = max(span, 0.0) / 255.0
+    if span < 1.0:
+        return np.zeros_like(g), polarity, 0.0
+    m = (body - g) * polarity / span
+    return np.clip(m, 0.0, 1.0), polarity, contrast
+
+
+def split_face(
+    grey: np.ndarray,
+    polarity: int | None = None,
+    min_contrast: float = 0.12,
+    face_frac: float = 1.0,
+) -> FaceInk:
+    """Separate the ink of a face crop into letter and value digits.
+
+    ``grey``: the crop around one face, the face roughly centred and filling ``face_frac`` of
+    it. Components touching the crop's border are the board or a neighbour, not ink of this
+    face. The letter is the largest component near the centre plus the small marks that sit
+    beside it along one axis (diacritics); components off both of its axes, in a corner, are
+    the value digits.
+    """
+    ink, pol, contrast = inkness(grey, polarity)
+    h, w = ink.shape
+    if contrast < min_contrast:
+        return FaceInk(None, contrast=contrast, polarity=pol)
+    binary = (ink > 0.5).astype(np.uint8)
+    n, labels, stats_arr, cents_arr = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    # Plain lists: indexing numpy rows one scalar at a time costs more than the whole analysis.
+    stats, cents = stats_arr.tolist(), cents_arr.tolist()
+    face_px = face_frac * min(h, w)
+    area_min = max(2, int(0.0015 * face_px * face_px))
+    keep = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < area_min:
+            continue
+        if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
+            continue  # the board, a neighbour or the face's own edge at the crop's border
+        keep.append(i)
+    total = float(cv2.countNonZero(binary)) / (h * w)
+    if not keep:
+        return FaceInk(None, contrast=contrast, ink=total, polarity=pol)
+    cx0, cy0 = w / 2.0, h / 2.0
+    # The letter: large and central. Score area, penalise distance from the centre.
+    def letter_score(i: int) -> float:
+        d = ((cents[i][0] - cx0) ** 2 + (cents[i][1] - cy0) ** 2) ** 0.5 / face_px
+        return stats[i][4] * max(0.0, 1.0 - 1.6 * d)
+
+    main = max(keep, key=letter_score)
+    mx, my, mw, mh, _area = stats[main]
+    if max(mw, mh) < 0.18 * face_px or letter_score(main) <= 0:
+        return FaceInk(None, contrast=contrast, ink=total, polarity=pol)
+    letter = [main]
+    digits = []
+    stray = 0
+    x0, y0, x1, y1 = mx, my, mx + mw, my + mh
+    size = max(mw, mh)
+    for i in keep:
+        if i == main:
+            continue
+        x, y, bw, bh, area = stats[i]
+        cx, cy = cents[i]
+        inside_x = x0 - 0.08 * size <= cx <= x1 + 0.08 * size
+        inside_y = y0 - 0.08 * size <= cy <= y1 + 0.08 * size
+        near = (
+            x >= x0 - 0.45 * size and x + bw <= x1 + 0.45 * size and y >= y0 - 0.45 * size and y + bh <= y1 + 0.45 * size
+        )
+        small = max(bw, bh) < 0.45 * size
+        # Value digits sit in a corner of the face, their middle off the letter's own box on
+        # at least one axis (they may tuck under a wide letter's corner).
+        fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
+        # (one axis a little less: the first of two digits, "10", sits further in)
+        in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
+        off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+        if small and in_corner and off_box:
+            digits.append(i)
+        elif (inside_x and inside_y) or (near and small and max(bw, bh) <= 3 * min(bw, bh)):
+            # A piece of the letter (glare breaks strokes), or a diacritic beside it: dots and
+            # accents are compact; a thin sliver along the letter is the face's edge or a gap.
+            letter.append(i)
+        else:
+            stray += area
+    lx0 = min(stats[i][0] for i in letter)
+    ly0 = min(stats[i][1] for i in letter)
+    lx1 = max(stats[i][0] + stats[i][2] for i in letter)
+    ly1 = max(stats[i][1] + stats[i][3] for i in letter)
+    lut = np.zeros(n, bool)
+    lut[letter] = True
+    mask = lut[labels[ly0:ly1, lx0:lx1]]
+    # Keep the anti-aliased rim of the letter's own components, nothing of other ink.
+    mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
+    lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
+    corner = None
+    digit_out: list[tuple[np.ndarray, float, float]] = []
+    if digits:
+        # One corner holds the value; digits in another are a neighbour's, seen past the edge.
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i in digits:
+            key = (1 if cents[i][0] > cx0 else -1, 1 if cents[i][1] > cy0 else -1)
+            groups.setdefault(key, []).append(i)
+        def weight(k: tuple[int, int]) -> float:
+            # Own digits sit inside the face; a neighbour's shows right at the crop's edge.
+            border = min(
+                min(stats[i][0], stats[i][1], w - stats[i][0] - stats[i][2], h - stats[i][1] - stats[i][3])
+                for i in groups[k]
+            )
+            inset = min(1.0, (border + 1) / max(1.0, 0.06 * face_px))
+            return sum(int(stats[i][4]) for i in groups[k]) * inset
+
+        key = max(groups, key=weight)
+        stray += sum(int(stats[i][4]) for k, g in groups.items() if k != key for i in g)
+        digits = groups[key]
+        dx0 = min(stats[i][0] for i in digits)
+        dy0 = min(stats[i][1] for i in digits)
+        dx1 = max(stats[i][0] + stats[i][2] for i in digits)
+        dy1 = max(stats[i][1] + stats[i][3] for i in digits)
+        dcx, dcy = (dx0 + dx1) / 2.0, (dy0 + dy1) / 2.0
+        corner = (1 if dcx > lcx else -1, 1 if dcy > lcy else -1)
+        for i in digits:
+            x, y, bw, bh, _ = stats[i]
+            m = labels[y : y + bh, x : x + bw] == i
+            m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            digit_out.append(
+                (fit_square(ink[y : y + bh, x : x + bw] * m), (cents[i][0] - lcx) / face_px, (cents[i][1] - lcy) / face_px)
+            )
+    return FaceInk(
+        glyph,
+        tuple(digit_out),
+        corner,
+        contrast,
+        total,
+        (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)),
+        pol,
+        stray / float(h * w),
+    )
+
+
+def _box_sums(integral: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """Sums over boxes [x0, x1) x [y0, y1) from a cv2.integral image (indices clipped)."""
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    x0, x1 = np.clip(x0, 0, w), np.clip(x1, 0, w)
+    y0, y1 = np.clip(y0, 0, h), np.clip(y1, 0, h)
+    return integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+
+
+def locate_faces(
+    body: np.ndarray, centres: np.ndarray, face_px: float, search_px: float, step: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where tile faces lie: for each prior centre (N, 2), the centre within ``search_px`` of
+    it whose ``face_px`` box is most filled with body (``body``: 0..1 per pixel) while a thin
+    ring around the box is not (the gap to the board or to the next tile), a little against
+    straying from the prior. Returns refined centres (N, 2) and their fit, -1..1 (filled box,
+    empty ring = 1)."""
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    if len(centres) == 0:
+        return centres, np.zeros(0)
+    integral = cv2.integral(body.astype(np.float32), sdepth=cv2.CV_64F)
+    f = int(round(face_px))
+    ring = max(2, int(round(0.06 * face_px)))
+    r = int(round(search_px))
+    offs = np.arange(-r, r + 1, step)
+    ox, oy = np.meshgrid(offs, offs)
+    ox, oy = ox.ravel(), oy.ravel()
+    # Box top-left corners for every centre and offset: (N, K).
+    x0 = np.round(centres[:, 0:1] - f / 2.0 + ox[None]).astype(np.int64)
+    y0 = np.round(centres[:, 1:2] - f / 2.0 + oy[None]).astype(np.int64)
+    inside = _box_sums(integral, x0, y0, x0 + f, y0 + f) / (f * f)
+    outer = _box_sums(integral, x0 - ring, y0 - ring, x0 + f + ring, y0 + f + ring)
+    ring_area = (f + 2 * ring) ** 2 - f * f
+    ring_mean = (outer - inside * f * f) / ring_area
+    fit = inside - ring_mean
+    penalty = 0.15 * (ox**2 + oy**2)[None] / max(r * r, 1)
+    best = np.argmax(fit - penalty, axis=1)
+    k = np.arange(len(centres))
+    out = np.stack([centres[:, 0] + ox[best], centres[:, 1] + oy[best]], axis=1)
+    return out, fit[k, best]
+
+
+def face_crop(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
+    """The ``side`` square of ``image`` around ``centre`` (edges replicated past the image)."""
+    s = int(round(side))
+    x0 = int(round(centre[0] - side / 2.0))
+    y0 = int(round(centre[1] - side / 2.0))
+    h, w = image.shape[:2]
+    if x0 >= 0 and y0 >= 0 and x0 + s <= w and y0 + s <= h:
+        return image[y0 : y0 + s, x0 : x0 + s]
+    pad = s
+    big = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    return big[y0 + pad : y0 + pad + s, x0 + pad : x0 + pad + s]

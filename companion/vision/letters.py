@@ -1,0 +1,319 @@
+"""The project's own letter classifier: a small network over gradient histograms of the
+normalised letter picture (see :mod:`companion.vision.face`).
+
+It knows every letter of every tile set and the ten digits (for the printed values). The
+shipped model (``data/letters.npz``) is learned from the glyph atlas alone by
+``scripts/train_letters.py``, deterministically. A profile can add the user's own tiles
+(``calibrate --layout alphabet``, or labelled photos): their pictures are kept in the profile
+and read by nearest neighbours beside the network, which is what makes a stranger's font
+read as well as a known one.
+
+Inference is a few matrix products over a batch: every tile of a full board in all four
+turns costs milliseconds on one core.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+DIGITS = "0123456789"
+OTHER = "#"  # the class of ink that is no letter and no digit
+_CELL = 6  # HOG cell side in pixels of the normalised picture
+_BINS = 8
+
+
+def _cell_histograms(x: np.ndarray) -> np.ndarray:
+    """(N, S, S) pictures -> (N, C, C, BINS) orientation histograms of gradient magnitude."""
+    n, s, _ = x.shape
+    gx = np.zeros_like(x)
+    gy = np.zeros_like(x)
+    gx[:, :, 1:-1] = x[:, :, 2:] - x[:, :, :-2]
+    gy[:, 1:-1, :] = x[:, 2:, :] - x[:, :-2, :]
+    mag, ang = cv2.cartToPolar(gx.reshape(n * s, s), gy.reshape(n * s, s))
+    # Unsigned orientation; bin centres at (k + 0.5) * 180 / BINS, so that a quarter turn of the
+    # picture moves every vote by exactly BINS / 2 bins (see glyph_features' turns).
+    pos = ang.reshape(n, s, s) * (_BINS / np.pi) - 0.5
+    lo = np.floor(pos)
+    frac = pos - lo
+    lo = lo.astype(np.int32) % _BINS
+    hi = (lo + 1) % _BINS
+    mag = mag.reshape(n, s, s)
+    c = s // _CELL
+    # Each pixel votes into its cell's two nearest orientation bins: one bincount per batch.
+    cell = np.arange(s) // _CELL
+    base = ((np.arange(n, dtype=np.int32)[:, None, None] * c + cell[:, None]) * c + cell[None, :]) * _BINS
+    size = n * c * c * _BINS
+    w_hi = mag * frac
+    cells = np.bincount((base + lo).ravel(), (mag - w_hi).ravel(), size)
+    cells += np.bincount((base + hi).ravel(), w_hi.ravel(), size)
+    return cells.astype(np.float32).reshape(n, c, c, _BINS)
+
+
+def _features(cells: np.ndarray, pooled: np.ndarray) -> np.ndarray:
+    n = cells.shape[0]
+    blocks = np.concatenate(
+        [cells[:, :-1, :-1], cells[:, 1:, :-1], cells[:, :-1, 1:], cells[:, 1:, 1:]], axis=3
+    ).reshape(n, -1, 4 * _BINS)
+    blocks /= np.sqrt((blocks**2).sum(2, keepdims=True) + 1e-3)
+    np.minimum(blocks, 0.2, out=blocks)
+    blocks /= np.sqrt((blocks**2).sum(2, keepdims=True) + 1e-3)
+    return np.concatenate([blocks.reshape(n, -1), pooled.reshape(n, -1)], axis=1)
+
+
+def glyph_features(batch: np.ndarray, turns: bool = False) -> np.ndarray:
+    """Features of normalised letter pictures (N, GLYPH_PX, GLYPH_PX), 0..1 ink: histograms
+    of gradient orientation in 6-pixel cells normalised over 2x2 blocks (as HOG), and the ink
+    pooled to 8x8. Computed for the whole batch at once.
+
+    With ``turns``, (N, 4, D): the features of each picture turned back by 0, 90, 180 and 270
+    degrees (as :func:`turned` turns them), got by permuting cells and orientation bins rather
+    than computing four times: a quarter turn moves each gradient by half the bins."""
+    x = np.asarray(batch, np.float32)
+    if x.ndim == 2:
+        x = x[None]
+    n, s, _ = x.shape
+    cells = _cell_histograms(x)
+    pooled = x.reshape(n, 8, s // 8, 8, s // 8).mean((2, 4))
+    if not turns:
+        return _features(cells, pooled)
+    out = []
+    for k in range(4):
+        # np.rot90 by k turns the picture counter-clockwise: gradient angles grow by k * 90
+        # degrees as the image shows them (y down), which is -k * 90 in the maths sense.
+        c_k = np.roll(np.rot90(cells, k=k, axes=(1, 2)), -k * (_BINS // 2), axis=3)
+        out.append(_features(np.ascontiguousarray(c_k), np.rot90(pooled, k=k, axes=(1, 2))))
+    return np.stack(out, axis=1)
+
+
+@dataclass(frozen=True, eq=False)
+class LetterModel:
+    """A one-hidden-layer network: standardise, ReLU layer, softmax over ``classes``."""
+
+    classes: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    meta: dict
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        z = (features - self.mean) * self.scale
+        h = np.maximum(z @ self.w1 + self.b1, 0.0)
+        return h @ self.w2 + self.b2
+
+    def index(self, characters: str | list[str]) -> np.ndarray:
+        return np.array([self.classes.index(ch) for ch in characters], np.int64)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        meta = dict(self.meta, classes=list(self.classes))
+        return {
+            "meta": np.frombuffer(json.dumps(meta, ensure_ascii=False, sort_keys=True).encode(), np.uint8),
+            "mean": self.mean.astype(np.float32),
+            "scale": self.scale.astype(np.float32),
+            "w1": self.w1.astype(np.float16),
+            "b1": self.b1.astype(np.float32),
+            "w2": self.w2.astype(np.float16),
+            "b2": self.b2.astype(np.float32),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> LetterModel:
+        meta = json.loads(bytes(arrays["meta"]).decode("utf-8"))
+        return cls(
+            tuple(meta.pop("classes")),
+            arrays["mean"].astype(np.float32),
+            arrays["scale"].astype(np.float32),
+            arrays["w1"].astype(np.float32),
+            arrays["b1"].astype(np.float32),
+            arrays["w2"].astype(np.float32),
+            arrays["b2"].astype(np.float32),
+            meta,
+        )
+
+
+@cache
+def load_model() -> LetterModel:
+    """The shipped model, built by ``scripts/train_letters.py`` from the atlas alone."""
+    try:
+        with resources.files("companion.vision").joinpath("data", "letters.npz").open("rb") as f:
+            with np.load(f, allow_pickle=False) as npz:
+                return LetterModel.from_arrays({k: npz[k] for k in npz.files})
+    except FileNotFoundError:
+        raise CompanionError("the letter model is missing (run scripts/train_letters.py)") from None
+
+
+def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
+    z = z - z.max(axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def turned(glyphs: np.ndarray) -> np.ndarray:
+    """(N, S, S) pictures -> (N, 4, S, S): each turned upright as if the tile lay turned 0, 90,
+    180, 270 degrees clockwise (so undoing that turn: counter-clockwise by as much)."""
+    return np.stack([np.rot90(glyphs, k=k, axes=(1, 2)) for k in range(4)], axis=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading faces: letter, turn, value
+
+
+# The corner the value digits are seen in, relative to the letter, for each clockwise turn of
+# the tile: upright they are bottom-right; a quarter turn clockwise carries them bottom-left.
+CORNER_OF_TURN: dict[int, tuple[int, int]] = {0: (1, 1), 1: (-1, 1), 2: (-1, -1), 3: (1, -1)}
+
+
+@dataclass(frozen=True)
+class LetterGuess:
+    letter: str  # a letter of the tile set, or "?" (no glyph: a blank face)
+    rotation: int  # 0, 90, 180, 270
+    p_letter: float  # belief in the letter (over turns)
+    p_rotation: float  # belief in the turn (over letters)
+    value: str | None = None  # the value digits as read, upright, when there were any
+    value_agrees: bool | None = None
+
+
+@dataclass(frozen=True)
+class FaceScores:
+    """Log-beliefs over (turn, letter) per face, and the value digits read at each turn."""
+
+    logp: np.ndarray  # (N, 4, L)
+    values: list[list[str | None]]
+    letters: list[str]
+
+    def decide(self, rotation_prior: np.ndarray | None = None, value_of: dict[str, int] | None = None) -> list[LetterGuess]:
+        """The most likely (letter, turn) of each face under a prior over turns."""
+        prior = np.log((np.full(4, 0.25) if rotation_prior is None else rotation_prior) + 1e-6)
+        n = len(self.logp)
+        if n == 0:
+            return []
+        score = self.logp + prior[None, :, None]
+        flat = score.reshape(n, -1)
+        p = np.exp(flat - flat.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        p = p.reshape(score.shape)
+        best = p.reshape(n, -1).argmax(1)
+        ks, lis = np.unravel_index(best, score.shape[1:])
+        p_letter = p.sum(1)[np.arange(n), lis]
+        p_turn = p.sum(2)[np.arange(n), ks]
+        out = []
+        for i in range(n):
+            k, li = int(ks[i]), int(lis[i])
+            letter = self.letters[li]
+            read = self.values[i][k] if self.values else None
+            agrees = None if read is None or value_of is None else read == str(value_of.get(letter, -1))
+            out.append(LetterGuess(letter, 90 * k, float(p_letter[i]), float(p_turn[i]), read, agrees))
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class LetterReader:
+    """The network plus, when a profile has them, the user's own letters (nearest neighbours)."""
+
+    model: LetterModel
+    own_features: np.ndarray | None = None  # (M, D) features of the user's letter pictures
+    own_labels: tuple[str, ...] = ()
+
+    def score(self, faces: list, letters: list[str], values: dict[str, int]) -> FaceScores:
+        """Log-beliefs over (turn, letter) for each face (which must have a glyph): the
+        network's over the four turns (with the user's own letters when known), plus the
+        corner of the value digits, plus agreement of the digits read with each letter's
+        value. All faces and all digits go through the network in one batch each."""
+        n = len(faces)
+        if n == 0:
+            return FaceScores(np.zeros((0, 4, len(letters)), np.float32), [], letters)
+        glyphs = np.stack([f.glyph for f in faces])
+        feats = glyph_features(glyphs, turns=True)  # (N, 4, D)
+        idx = self.model.index(letters)
+        logits = self.model.logits(feats.reshape(n * 4, -1)).reshape(n, 4, -1)
+        logp = np.log(softmax(logits[:, :, idx]) + 1e-6)  # (N, 4, L)
+        if self.own_features is not None and len(self.own_labels):
+            logp = 0.5 * logp + 0.5 * self._own_logp(feats, letters)
+        # The corner the digits are in says the turn.
+        for i, face in enumerate(faces):
+            if face.corner is not None:
+                for k in range(4):
+                    if CORNER_OF_TURN[k] != face.corner:
+                        logp[i, k] -= 4.0
+        # The digits themselves, read for every turn, say the value.
+        owners = [(i, j) for i, f in enumerate(faces) for j in range(len(f.digits))]
+        read_values: list[list[str | None]] = [[None] * 4 for _ in range(n)]
+        if owners:
+            pics = np.stack([faces[i].digits[j][0] for i, j in owners])
+            dfeat = glyph_features(pics, turns=True)
+            dl = self.model.logits(dfeat.reshape(len(pics) * 4, -1)).reshape(len(pics), 4, -1)
+            dp = softmax(dl[:, :, self.model.index(DIGITS)])  # (M, 4, 10)
+            best = dp.argmax(-1)
+            sure = dp.max(-1)
+            value_str = np.array([str(values.get(letter, -1)) for letter in letters])
+            counts = np.array([len(f.digits) for f in faces])
+            first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            # One digit (most values): every face and turn at once.
+            one = np.flatnonzero(counts == 1)
+            if len(one):
+                m = first[one]
+                for k in range(4):
+                    texts = np.array([DIGITS[d] for d in best[m, k]])
+                    agrees = texts[:, None] == value_str[None, :]
+                    sure_k = sure[m, k][:, None]
+                    logp[one, k] += np.where(agrees, np.log(0.5 + 0.5 * sure_k), np.log(1.0 - 0.97 * sure_k))
+                    for i, t in zip(one, texts):
+                        read_values[i][k] = str(t)
+            # Two or more: read them in order, left to right as they stand upright.
+            for i in np.flatnonzero(counts > 1):
+                face = faces[i]
+                rows = range(first[i], first[i] + counts[i])
+                for k in range(4):
+                    order = sorted(rows, key=lambda m: _upright(*face.digits[owners[m][1]][1:], k)[0])
+                    text = "".join(DIGITS[int(best[m, k])] for m in order)
+                    certainty = float(np.prod([sure[m, k] for m in order]))
+                    read_values[i][k] = text
+                    agrees = value_str == text
+                    # A value read surely and disagreeing is strong evidence against a letter.
+                    logp[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
+        return FaceScores(logp, read_values, letters)
+
+    def _own_logp(self, feats: np.ndarray, letters: list[str]) -> np.ndarray:
+        """log p(letter) from the nearest of the user's own pictures (per turn)."""
+        n = feats.shape[0]
+        own = self.own_features
+        a = feats.reshape(n * 4, -1)
+        a = a / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-6)
+        b = own / (np.linalg.norm(own, axis=1, keepdims=True) + 1e-6)
+        sim = a @ b.T  # cosine similarity (N*4, M)
+        out = np.full((n * 4, len(letters)), -8.0, np.float32)
+        labels = np.array(self.own_labels)
+        for li, letter in enumerate(letters):
+            cols = labels == letter
+            if cols.any():
+                best = sim[:, cols].max(1)
+                out[:, li] = best
+        # Similarities to log-probabilities: a softmax with a sharp temperature.
+        return np.log(softmax(out * 25.0) + 1e-6).reshape(n, 4, len(letters))
+
+
+def _upright(dx: float, dy: float, k: int) -> tuple[float, float]:
+    """An offset seen on a tile turned k quarter turns clockwise, turned back upright."""
+    for _ in range(k):
+        dx, dy = dy, -dx  # a quarter turn counter-clockwise (y down)
+    return dx, dy
+
+
+def letter_reader(arrays: dict[str, np.ndarray] | None = None) -> LetterReader:
+    """The shipped network, with the user's letters from a profile's arrays when present."""
+    model = load_model()
+    if arrays and "letter_glyphs" in arrays and "letter_codes" in arrays:
+        glyphs = arrays["letter_glyphs"].astype(np.float32) / 255.0
+        codes = arrays["letter_codes"]
+        return LetterReader(model, glyph_features(glyphs), tuple(chr(int(c)) for c in codes))
+    return LetterReader(model)

@@ -1,0 +1,170 @@
+import importlib.util
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.core.tiles import get_tileset, tileset_names
+from companion.errors import CompanionError
+from companion.vision.alphabet import alphabet_order, learn_alphabet
+from companion.vision.cells import CELL_PX, MARGIN
+from companion.vision.face import GLYPH_PX, split_face
+from companion.vision.facesynth import draw_face, random_style
+from companion.vision.glyphs import load_atlas
+from companion.vision.letters import (
+    CORNER_OF_TURN,
+    DIGITS,
+    LetterModel,
+    _upright,
+    glyph_features,
+    letter_reader,
+    load_model,
+    turned,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = ROOT / "companion" / "vision" / "data" / "letters.npz"
+
+
+def _faces(seed: int, n: int, letters: list[str], turn: int = 0):
+    """Synthetic faces (crop, letter) as the classifier's training draws them, on another seed."""
+    atlas = load_atlas()
+    rng = np.random.default_rng(seed)
+    ts = get_tileset("de")
+    out = []
+    for i in range(n):
+        letter = letters[i % len(letters)]
+        style = random_style(rng, atlas)
+        face = draw_face(rng, atlas, letter, str(ts.values.get(letter, 1)), style)
+        out.append((np.ascontiguousarray(np.rot90(face, k=-turn)), style, letter))
+    return out
+
+
+def test_turned_features_are_the_features_of_turned_pictures():
+    rng = np.random.default_rng(0)
+    pics = rng.random((6, GLYPH_PX, GLYPH_PX)).astype(np.float32)
+    pics[:, :2] = pics[:, -2:] = pics[:, :, :2] = pics[:, :, -2:] = 0
+    fast = glyph_features(pics, turns=True)
+    for k in range(4):
+        slow = glyph_features(np.ascontiguousarray(turned(pics)[:, k]))
+        assert np.allclose(fast[:, k], slow, atol=1e-5)
+
+
+def test_corners_and_turns_agree():
+    # Upright the value is bottom-right; a tile turned k quarter turns clockwise shows it in
+    # CORNER_OF_TURN[k], and turning that offset back gives bottom-right again.
+    for k, corner in CORNER_OF_TURN.items():
+        assert _upright(*corner, k) == (1, 1)
+    assert CORNER_OF_TURN[1] == (-1, 1)  # a quarter turn clockwise carries it bottom-left
+
+
+def test_shipped_model_is_small_loads_fast_and_knows_every_letter():
+    assert MODEL.stat().st_size < 2_000_000
+    t0 = time.perf_counter()
+    with np.load(MODEL, allow_pickle=False) as npz:
+        model = LetterModel.from_arrays({k: npz[k] for k in npz.files})
+    assert time.perf_counter() - t0 < 0.5
+    needed = set(DIGITS)
+    for name in tileset_names():
+        needed |= get_tileset(name).alphabet
+    assert needed <= set(model.classes)
+    assert "atlas" in model.meta["source"]
+
+
+def test_reads_synthetic_faces_of_every_german_letter():
+    ts = get_tileset("de")
+    letters = sorted(ts.alphabet)
+    reader = letter_reader()
+    faces = _faces(seed=99, n=6 * len(letters), letters=letters)
+    inks = [split_face(crop, face_frac=1.0 / style.crop_scale) for crop, style, _ in faces]
+    keep = [(ink, letter) for ink, (_, _, letter) in zip(inks, faces) if ink.glyph is not None]
+    assert len(keep) >= 0.95 * len(faces)
+    guesses = reader.score([k for k, _ in keep], letters, dict(ts.values)).decide(np.array([0.85, 0.05, 0.05, 0.05]))
+    right = sum(g.letter == letter for g, (_, letter) in zip(guesses, keep))
+    # Measured 0.92 on this seed (0.87 to 0.92 on others): the augmentation goes as far as
+    # faces 20 pixels wide, blurred, half hidden by a token. Real and rendered tiles read better.
+    assert right / len(keep) >= 0.85
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_reads_the_turn_from_the_value_corner(turn):
+    ts = get_tileset("de")
+    letters = [ch for ch in "ABEFGJKLPRTY"]  # no letter that looks like another when turned
+    reader = letter_reader()
+    faces = _faces(seed=5 + turn, n=48, letters=letters, turn=turn)
+    inks = [split_face(crop, face_frac=1.0 / style.crop_scale) for crop, style, _ in faces]
+    keep = [ink for ink in inks if ink.glyph is not None]
+    guesses = reader.score(keep, sorted(ts.alphabet), dict(ts.values)).decide()
+    right = sum(g.rotation == 90 * turn for g in guesses)
+    assert right / len(keep) >= 0.85  # measured 0.92, 0.94, 0.90 for the three turns
+
+
+def test_training_is_deterministic(tmp_path):
+    spec = importlib.util.spec_from_file_location("train_letters", ROOT / "scripts" / "train_letters.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    for out in (a, b):
+        assert train.main(["--out", str(out), "--per-font", "1", "--epochs", "1", "--hidden", "8"]) == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def _alphabet_scene(order: list[str], swap: tuple[int, int] | None = None, gap: int | None = None):
+    from companion.vision.render import render
+    from companion.vision.scene import SceneSpec, Square
+
+    laid = list(order)
+    if swap:
+        i, j = swap
+        laid[i], laid[j] = laid[j], laid[i]
+    content = {}
+    for i, letter in enumerate(laid):
+        if i == gap:
+            continue
+        content[divmod(i, 15)] = Square.tile(letter)
+    return render(SceneSpec(content=content, tileset="de"), seed=3)
+
+
+def _top(scene):
+    from companion.vision.grid import rectify
+
+    return rectify(scene.image, scene.location, CELL_PX, MARGIN)
+
+
+def test_alphabet_calibration_keeps_every_letter_and_checks_the_layout():
+    ts = get_tileset("de")
+    order = alphabet_order(ts)
+    assert order[:3] == ["A", "B", "C"] and order[-4:] == ["Ä", "Ö", "Ü", "?"]
+    arrays = learn_alphabet(_top(_alphabet_scene(order)), CELL_PX, MARGIN, ts)
+    codes = {chr(c) for c in arrays["letter_codes"]}
+    assert codes == ts.alphabet
+    assert arrays["letter_glyphs"].dtype == np.uint8 and arrays["letter_glyphs"].shape[1:] == (GLYPH_PX, GLYPH_PX)
+    # The user's letters read back their own pictures.
+    reader = letter_reader(arrays)
+    assert reader.own_features is not None and len(reader.own_labels) == len(arrays["letter_codes"])
+    with pytest.raises(CompanionError, match=r"square \(0, 5\).*'F'"):
+        learn_alphabet(_top(_alphabet_scene(order, gap=5)), CELL_PX, MARGIN, ts)
+
+
+def test_alphabet_calibration_gives_the_sets_face_colour():
+    from companion.vision import cells
+    from companion.vision.scene import TILE_LOOKS
+
+    ts = get_tileset("de")
+    learned = cells.learn_alphabet(_top(_alphabet_scene(alphabet_order(ts))), CELL_PX, MARGIN, ts, set_name="ivory")
+    assert set(learned.arrays) == {"letter_glyphs", "letter_codes"}
+    body = TILE_LOOKS["ivory"].body
+    assert max(abs(a - b) for a, b in zip(learned.rgb, body)) <= 12
+
+
+def test_alphabet_calibration_names_a_letter_out_of_order():
+    ts = get_tileset("de")
+    order = alphabet_order(ts)
+    with pytest.raises(CompanionError, match=r"alphabet layout: square \(0, [02]\)"):
+        learn_alphabet(_top(_alphabet_scene(order, swap=(0, 2))), CELL_PX, MARGIN, ts)
+
+
+def test_model_file_is_what_the_loader_reads():
+    model = load_model()
+    assert model.w1.shape[0] == model.mean.shape[0] == glyph_features(np.zeros((1, GLYPH_PX, GLYPH_PX))).shape[1]
