@@ -15,11 +15,9 @@ can hold the empty board and every set's alphabet.
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
-from companion.core.board import layout_for_grid
-from companion.core.tiles import get_tileset, tileset_names
+from companion.core.tiles import tileset_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,40 +34,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # OpenCV loads only when the command runs (see read.py).
-    from companion.vision.cells import CELL_PX, MARGIN, learn_alphabet, learn_empty
-    from companion.vision.grid import locate_grid, rectify
-    from companion.vision.profile import Profile, TileSetColour, load_profile, save_profile
-    from companion.vision.reader import decode_image, profile_hint, read_image_bytes
+    from companion.vision.calibration import calibrate_alphabet, calibrate_empty
+    from companion.vision.profile import Profile, load_profile, save_profile
+    from companion.vision.reader import decode_image, read_image_bytes
 
     base = load_profile(args.profile) if args.profile else Profile()
-    tileset = args.tileset or base.tileset
-    grid = args.grid or base.grid
     image = decode_image(read_image_bytes(args.image), str(args.image))
-    location = locate_grid(image, grid, grid, hint=profile_hint(base, image, grid))
-    top_down = rectify(image, location, CELL_PX, MARGIN)
-    layout = layout_for_grid(grid)
-    tiles = get_tileset(tileset)
-    notes = dict(base.notes)
     if args.layout == "empty":
-        arrays = learn_empty(top_down, CELL_PX, MARGIN, layout)
-        profile = replace(
-            base,
-            tileset=tileset,
-            grid=grid,
-            corners=tuple((float(x), float(y)) for x, y in location.corners),
-            image_size=(image.shape[1], image.shape[0]),
-            notes={**notes, "empty": str(args.image.name)},
-        ).with_arrays(**arrays)
-        said = f"grid found (score {location.score:.2f}); empty squares learned"
+        profile = calibrate_empty(image, base, args.image.name, tileset=args.tileset, grid=args.grid)
+        said = f"grid found (score {profile.notes['grid_score']:.2f}); empty squares learned"
     else:
-        learned = learn_alphabet(top_down, CELL_PX, MARGIN, tiles, set_name=args.set_name)
-        sets = tuple(s for s in base.sets if s.name != args.set_name) + (
-            TileSetColour(args.set_name, learned.rgb),
+        profile, rgb = calibrate_alphabet(
+            image, base, args.image.name, args.set_name, tileset=args.tileset, grid=args.grid
         )
-        profile = replace(
-            base, tileset=tileset, grid=grid, sets=sets, notes={**notes, f"alphabet:{args.set_name}": str(args.image.name)}
-        ).with_arrays(**learned.arrays)
-        said = f"{len(tiles.alphabet)} letters and the blank of set {args.set_name!r} learned, colour {learned.rgb}"
+        said = f"the letters and the blank of set {args.set_name!r} learned, colour {rgb}"
     save_profile(profile, args.out)
     print(f"{args.out}: {said}")
     return 0

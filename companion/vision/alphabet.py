@@ -27,8 +27,9 @@ from companion.vision.letters import glyph_features, load_model, softmax
 
 
 def alphabet_order(tileset: TileSet) -> list[str]:
-    """The letters as the alphabet layout lays them: the tile set's own order, then ``?``."""
-    return [k for k in tileset.counts if k != BLANK] + ([BLANK] if tileset.blanks else [])
+    """The letters as the alphabet layout lays them: the set's alphabetical order (A Ä B ...),
+    then ``?``."""
+    return tileset.alphabetical() + ([BLANK] if tileset.blanks else [])
 
 
 def variations(picture: np.ndarray, seed: int = 0, count: int = 8) -> list[np.ndarray]:

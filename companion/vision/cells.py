@@ -1227,15 +1227,12 @@ def learn_alphabet(
     margin: float = MARGIN,
     tileset: TileSet | None = None,
     layout: Layout | None = None,
-    set_name: str = "default",
 ) -> Alphabet:
     """The user's tiles from a photo of the alphabet layout (see
     :mod:`companion.vision.alphabet`, which checks the layout and names a square that breaks
-    it). ``set_name`` is the caller's name for these tiles; the letters are kept for every
-    set alike (a second alphabet replaces the first's letters in a profile)."""
+    it); :mod:`companion.vision.calibration` keeps each set's letters in the profile."""
     from companion.vision.alphabet import _learn
 
-    del set_name  # the letters do not depend on it
     arrays, rgb = _learn(rectified, cell_px, margin, tileset, layout)
     return Alphabet(arrays, rgb)
 

@@ -8,6 +8,7 @@ one only wires them and times the whole.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -19,6 +20,7 @@ from companion.errors import CompanionError
 from companion.vision import BACKENDS
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
+from companion.vision.hands import apply_occlusion, detect_hands
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -83,8 +85,14 @@ def read_board(
     top_down = rectify(image, location, CELL_PX, MARGIN)
     cells = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
     corners = tuple((float(x), float(y)) for x, y in location.corners)
+    reading = BoardReading(grid, grid, corners, tuple(cells))
+    # A hand or arm over the board: the squares under it cannot be trusted, whatever the
+    # square reader made of them (the board's lost grid lines show where it is).
+    hands = detect_hands(image, location)
+    if hands.present:
+        reading = apply_occlusion(reading, hands)
     elapsed = (time.perf_counter() - t0) * 1000.0
-    return BoardReading(grid, grid, corners, tuple(cells), elapsed, extra={"grid_score": location.score})
+    return replace(reading, elapsed_ms=elapsed, extra={"grid_score": location.score, "hand": hands.present})
 
 
 def read_file(

@@ -1,0 +1,251 @@
+"""How well and how fast the board reader reads: real photos, synthetic photos, hands.
+
+- Real: the 80 labelled photos of ``../shared/photos/scrabscrap/truth`` (tile set de), read
+  through the same pipeline as ``companion read`` (decode, find the grid, read every square),
+  without a profile, with a profile of the empty board (from the session's own board-00a shot,
+  which is not measured), and with a profile learned from labelled photos that are not
+  measured (spiel-15 and board-neu/warp-*, see the profile's notes in the output).
+- Tesseract: the same photos with ``--backend tesseract`` (a subset: it is slow).
+- Synthetic: the project's own renders with every feature (backs, rotations, two sets,
+  tokens), mounted camera, read with a profile giving each set's face and back colour, as a
+  table with two sets would be calibrated.
+- Hands: renders with a hand over the board: every square under the hand must be read with
+  confidence below 0.5, and the stabiliser must emit nothing while the hand is there.
+
+Times are per photo on one core (OpenCV and BLAS single-threaded), elapsed_ms as the contract
+defines it (decoding included).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import cv2
+import numpy as np
+
+from companion.core.board import STANDARD
+from companion.core.tiles import get_tileset
+from companion.vision.profile import Profile, TileSetColour
+from companion.vision.reader import decode_image, read_board, read_file
+from companion.vision.reading import BoardReading, CellReading, compare
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+PHOTOS = SHARED / "photos" / "scrabscrap"
+TESSERACT_EVERY = 8  # every 8th labelled photo for the Tesseract backend
+SYNTHETIC_SCENES = 30
+HAND_SCENES = 20
+FIELDS = ("kind", "letter", "rotation", "token", "set")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values, float), q)) if values else float("nan")
+
+
+def _truth_photos() -> list[tuple[str, Path, list[CellReading]]]:
+    root = PHOTOS / "truth"
+    out = []
+    for line in (root / "index.tsv").read_text().splitlines():
+        if not line.strip():
+            continue
+        folder, name = line.split("\t")
+        doc = json.loads((root / folder / f"{name}.json").read_text())
+        image = (root / folder / doc["image"]).resolve()
+        out.append((f"{folder}/{name}", image, [CellReading.from_json(c) for c in doc["cells"]]))
+    return out
+
+
+class Tally:
+    """Errors by field over many boards, and the times."""
+
+    def __init__(self) -> None:
+        self.errors = {k: 0 for k in ("cells", "square", "tiles", "sets", *FIELDS)}
+        self.boards = 0
+        self.perfect = 0
+        self.times: list[float] = []
+        self.wrong: list[str] = []
+        self.confident_wrong = 0
+
+    def add(self, name: str, truth: Sequence[CellReading], reading: BoardReading) -> None:
+        errors = compare(truth, reading.cells)
+        for k in self.errors:
+            self.errors[k] += errors.get(k, 0)
+        self.boards += 1
+        self.perfect += errors["square"] == 0
+        self.times.append(reading.elapsed_ms)
+        by_pos = {(c.row, c.col): c for c in reading.cells}
+        for t in truth:
+            r = by_pos[(t.row, t.col)]
+            if compare([t], [r])["square"]:
+                self.confident_wrong += r.confidence >= 0.5
+                if len(self.wrong) < 25:
+                    self.wrong.append(
+                        f"{name} ({t.row},{t.col}) truth {t.kind} {t.letter or ''} r{t.rotation} "
+                        f"read {r.kind} {r.letter or ''} r{r.rotation} conf {r.confidence:.2f}"
+                    )
+
+    def result(self) -> dict[str, Any]:
+        cells = max(self.errors["cells"], 1)
+        out: dict[str, Any] = {
+            "boards": self.boards,
+            "boards_perfect": self.perfect,
+            "boards_perfect_pct": round(100.0 * self.perfect / max(self.boards, 1), 2),
+            "squares": self.errors["cells"],
+            "square_error_pct": round(100.0 * self.errors["square"] / cells, 4),
+            "field_error_pct": {
+                "kind": round(100.0 * self.errors["kind"] / cells, 4),
+                "letter": round(100.0 * self.errors["letter"] / max(self.errors["tiles"], 1), 4),
+                "rotation": round(100.0 * self.errors["rotation"] / max(self.errors["tiles"], 1), 4),
+                "token": round(100.0 * self.errors["token"] / cells, 4),
+                "set": round(100.0 * self.errors["set"] / max(self.errors["sets"], 1), 4) if self.errors["sets"] else None,
+            },
+            "field_errors": {k: self.errors[k] for k in FIELDS},
+            "wrong_with_confidence_0.5_or_more": self.confident_wrong,
+            "elapsed_ms_median": round(statistics.median(self.times), 1) if self.times else None,
+            "elapsed_ms_p95": round(percentile(self.times, 95), 1) if self.times else None,
+            "examples_of_errors": self.wrong,
+        }
+        return out
+
+
+def real(photos, profile_for: Callable[[str], Profile | None], backend: str = "own") -> dict[str, Any]:
+    tally = Tally()
+    for name, path, truth in photos:
+        reading = read_file(path, tileset="de", profile=profile_for(name), backend=backend)
+        tally.add(name, truth, reading)
+    return tally.result()
+
+
+def _empty_profiles() -> tuple[Callable[[str], Profile | None], list[str]]:
+    """Each session's own empty-board shot (board-00a) as a mounted camera's calibration;
+    board-neu has none, and borrows spiel-15's (a different session: a harder test)."""
+    from companion.vision.calibration import calibrate_empty
+
+    made: dict[str, Profile] = {}
+    used = []
+    for session in ("spiel-13", "spiel-14", "spiel-15"):
+        shot = PHOTOS / session / "board-00a.jpg"
+        image = decode_image(shot.read_bytes(), str(shot))
+        made[session] = calibrate_empty(image, Profile(tileset="de"), f"{session}/{shot.name}")
+        used.append(f"{session}/board-00a.jpg")
+
+    def profile_for(name: str) -> Profile | None:
+        session = name.split("/")[0]
+        return made.get(session, made["spiel-15"])
+
+    return profile_for, used
+
+
+def _labelled_profile() -> tuple[Profile, dict[str, Any]]:
+    from bench.scrabscrap import allowed_empties, allowed_labelled
+    from companion.vision.labelled import profile_from_labelled
+
+    labelled = allowed_labelled(PHOTOS, SHARED / "games" / "scrabscrap")
+    empties = allowed_empties(PHOTOS)
+    profile = profile_from_labelled(labelled, empties, get_tileset("de"), STANDARD)
+    return profile, profile.notes
+
+
+def synthetic(n: int, seed0: int = 1000) -> dict[str, Any]:
+    from companion.vision.render import render
+    from companion.vision.scene import preset
+
+    tally = Tally()
+    for i in range(n):
+        rng = np.random.default_rng(seed0 + i)
+        spec = preset("mounted", rng, features=True)
+        scene = render(spec, seed0 + i)
+        profile = _profile_of_scene(spec)
+        started = time.perf_counter()
+        image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
+        reading = read_board(image, tileset=spec.tileset, grid=spec.grid, profile=profile, started=started)
+        tally.add(f"synthetic-{seed0 + i}", scene.truth.cells, reading)
+    return tally.result()
+
+
+def _profile_of_scene(spec: Any) -> Profile:
+    """What calibrating the scene's table would tell: each set's face and back colour."""
+    names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty" and sq.set})
+    sets = tuple(TileSetColour(n, tuple(int(v) for v in spec.looks[n].body)) for n in names)
+    backs = np.array([spec.looks[n].back for n in names], np.uint8).reshape(-1, 3)
+    return Profile(tileset=spec.tileset, grid=spec.grid, sets=sets).with_arrays(set_backs=backs)
+
+
+def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
+    from companion.vision.render import hand_sequence, render
+    from companion.vision.scene import preset, random_hand
+    from companion.vision.stabiliser import Stabiliser
+
+    covered = 0
+    confident = 0
+    frames_with_hand = 0
+    emitted_with_hand = 0
+    sequences = 0
+    for i in range(n):
+        rng = np.random.default_rng(seed0 + i)
+        spec = preset("mounted", rng, hand=True)
+        scene = render(spec, seed0 + i)
+        reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid)
+        for r, c in scene.covered:
+            covered += 1
+            confident += reading.cell(r, c).confidence >= 0.5
+    for i in range(max(2, n // 4)):
+        rng = np.random.default_rng(seed0 + 500 + i)
+        spec = preset("mounted", rng, hand=False)
+        frames = hand_sequence(spec, seed0 + 500 + i, random_hand(rng, spec.grid))
+        stab = Stabiliser()
+        sequences += 1
+        for k, frame in enumerate(frames):
+            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid)
+            out = stab.push(float(k), reading, None)
+            if frame.covered or frame.hand_mask.any():
+                frames_with_hand += 1
+                emitted_with_hand += out is not None
+    return {
+        "frames": n,
+        "squares_under_hand": covered,
+        "squares_under_hand_with_confidence_0.5_or_more": confident,
+        "hand_pass_sequences": sequences,
+        "frames_with_hand": frames_with_hand,
+        "stabiliser_emissions_while_hand": emitted_with_hand,
+    }
+
+
+def run() -> dict[str, Any]:
+    cv2.setNumThreads(1)
+    result: dict[str, Any] = {"threads": 1}
+    if (PHOTOS / "truth" / "index.tsv").is_file():
+        photos = _truth_photos()
+        result["real"] = {"photos": len(photos), "tileset": "de"}
+        result["real"]["no_profile"] = real(photos, lambda name: None)
+        profile_for, used = _empty_profiles()
+        result["real"]["empty_board_profile"] = {"learned_from": used, **real(photos, profile_for)}
+        labelled, notes = _labelled_profile()
+        result["real"]["labelled_profile"] = {"learned_from": notes, **real(photos, lambda name: labelled)}
+        subset = photos[::TESSERACT_EVERY]
+        try:
+            result["real"]["tesseract_no_profile"] = {
+                "photos": [name for name, _, _ in subset],
+                **real(subset, lambda name: None, backend="tesseract"),
+            }
+        except Exception as exc:  # a machine without tesseract still gets the other figures
+            result["real"]["tesseract_no_profile"] = {"skipped": str(exc)}
+    else:
+        result["real"] = {"skipped": f"no labelled photos at {PHOTOS / 'truth'}"}
+    result["synthetic_mounted_every_feature"] = {"scenes": SYNTHETIC_SCENES, **synthetic(SYNTHETIC_SCENES)}
+    result["hands"] = hands(HAND_SCENES)
+    real_default = result["real"].get("no_profile", {})
+    syn = result["synthetic_mounted_every_feature"]
+    result["summary"] = (
+        f"real (no profile): {real_default.get('square_error_pct')} % squares wrong, "
+        f"{real_default.get('boards_perfect')}/{real_default.get('boards')} boards perfect, "
+        f"median {real_default.get('elapsed_ms_median')} ms, p95 {real_default.get('elapsed_ms_p95')} ms; "
+        f"synthetic fields {syn['field_error_pct']}; hands: "
+        f"{result['hands']['squares_under_hand_with_confidence_0.5_or_more']}/{result['hands']['squares_under_hand']} "
+        f"covered squares confident, {result['hands']['stabiliser_emissions_while_hand']} emissions with a hand"
+    )
+    return result
+
