@@ -31,7 +31,8 @@ from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
 from companion.vision.profile import Profile, TileSetColour
 from companion.vision.reader import decode_image, read_board, read_file
-from companion.vision.reading import BoardReading, CellReading, compare
+from companion.vision.grid import NoBoardFound
+from companion.vision.reading import BoardReading, CellReading, compare, empty_cells
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 PHOTOS = SHARED / "photos" / "scrabscrap"
@@ -113,10 +114,15 @@ class Tally:
 
 def real(photos, profile_for: Callable[[str], Profile | None], backend: str = "own") -> dict[str, Any]:
     tally = Tally()
+    not_found = []
     for name, path, truth in photos:
-        reading = read_file(path, tileset="de", profile=profile_for(name), backend=backend)
+        try:
+            reading = read_file(path, tileset="de", profile=profile_for(name), backend=backend)
+        except NoBoardFound:
+            not_found.append(name)
+            reading = BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.0))
         tally.add(name, truth, reading)
-    return tally.result()
+    return {**tally.result(), "grid_not_found": not_found}
 
 
 def _empty_profiles() -> tuple[Callable[[str], Profile | None], list[str]]:
@@ -154,6 +160,7 @@ def synthetic(n: int, seed0: int = 1000) -> dict[str, Any]:
     from companion.vision.scene import preset
 
     tally = Tally()
+    not_found = []
     for i in range(n):
         rng = np.random.default_rng(seed0 + i)
         spec = preset("mounted", rng, features=True)
@@ -161,9 +168,14 @@ def synthetic(n: int, seed0: int = 1000) -> dict[str, Any]:
         profile = _profile_of_scene(spec)
         started = time.perf_counter()
         image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
-        reading = read_board(image, tileset=spec.tileset, grid=spec.grid, profile=profile, started=started)
+        try:
+            reading = read_board(image, tileset=spec.tileset, grid=spec.grid, profile=profile, started=started)
+        except NoBoardFound:
+            # Counted as every square wrong: a board not found is a board not read.
+            not_found.append(seed0 + i)
+            reading = BoardReading(spec.grid, spec.grid, ((0.0, 0.0),) * 4, empty_cells(spec.grid, spec.grid, 0.0))
         tally.add(f"synthetic-{seed0 + i}", scene.truth.cells, reading)
-    return tally.result()
+    return {**tally.result(), "grid_not_found": not_found}
 
 
 def _profile_of_scene(spec: Any) -> Profile:
@@ -174,40 +186,73 @@ def _profile_of_scene(spec: Any) -> Profile:
     return Profile(tileset=spec.tileset, grid=spec.grid, sets=sets).with_arrays(set_backs=backs)
 
 
+def _camera_profile(spec: Any, seed: int) -> Profile:
+    """A mounted camera's grid, as ``calibrate`` would fix it from the board without the hand."""
+    from dataclasses import replace as _replace
+
+    from companion.vision.grid import locate_grid
+    from companion.vision.render import render
+
+    clear = render(_replace(spec, hand=None), seed).image
+    location = locate_grid(clear, spec.grid, spec.grid)
+    return Profile(
+        tileset=spec.tileset,
+        grid=spec.grid,
+        corners=tuple((float(x), float(y)) for x, y in location.corners),
+        image_size=(clear.shape[1], clear.shape[0]),
+    )
+
+
 def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
+    """Hands over a mounted camera's board (its grid fixed by calibration, as at the table)."""
     from companion.vision.render import hand_sequence, render
     from companion.vision.scene import preset, random_hand
     from companion.vision.stabiliser import Stabiliser
 
     covered = 0
     confident = 0
+    frames_confident = 0
     frames_with_hand = 0
     emitted_with_hand = 0
     sequences = 0
+    not_found = 0
     for i in range(n):
         rng = np.random.default_rng(seed0 + i)
         spec = preset("mounted", rng, hand=True)
         scene = render(spec, seed0 + i)
-        reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid)
-        for r, c in scene.covered:
-            covered += 1
-            confident += reading.cell(r, c).confidence >= 0.5
+        try:
+            profile = _camera_profile(spec, seed0 + i)
+        except NoBoardFound:
+            not_found += 1
+            continue
+        reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid, profile=profile)
+        sure = [(r, c) for r, c in scene.covered if reading.cell(r, c).confidence >= 0.5]
+        covered += len(scene.covered)
+        confident += len(sure)
+        frames_confident += bool(sure)
     for i in range(max(2, n // 4)):
         rng = np.random.default_rng(seed0 + 500 + i)
         spec = preset("mounted", rng, hand=False)
+        try:
+            profile = _camera_profile(spec, seed0 + 500 + i)
+        except NoBoardFound:
+            not_found += 1
+            continue
         frames = hand_sequence(spec, seed0 + 500 + i, random_hand(rng, spec.grid))
         stab = Stabiliser()
         sequences += 1
         for k, frame in enumerate(frames):
-            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid)
+            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid, profile=profile)
             out = stab.push(float(k), reading, None)
-            if frame.covered or frame.hand_mask.any():
+            if frame.hand_mask.any():
                 frames_with_hand += 1
                 emitted_with_hand += out is not None
     return {
         "frames": n,
+        "grid_not_found_without_the_hand": not_found,
         "squares_under_hand": covered,
         "squares_under_hand_with_confidence_0.5_or_more": confident,
+        "frames_with_a_confident_square_under_the_hand": frames_confident,
         "hand_pass_sequences": sequences,
         "frames_with_hand": frames_with_hand,
         "stabiliser_emissions_while_hand": emitted_with_hand,
