@@ -33,6 +33,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("game", nargs="?", type=Path, help="a GCG file (default: a real game if present, else the built-in one)")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to wait after each move (default 0)")
     p.add_argument("--boards", action="store_true", help="print the board after every move, not only at the end")
+    p.add_argument(
+        "--camera",
+        action="store_true",
+        help="also photograph every position with the synthetic camera and read it back (the vision pipeline)",
+    )
     p.set_defaults(func=run)
 
 
@@ -57,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     lexicon = load_lexicon(choice.name) if choice.name in ("en", "de", "super3") else None
     names = [p.name or p.nick for p in record.players]
     print(f"Refereeing {source}: {' v '.join(names)} (tile set {choice.name})")
+    camera = _Camera(choice.name, result.board.layout.rows) if args.camera else None
     for r in result.events:
         line = f"{names[r.seat]:>10}  {describe(r.event)} {r.score:+d}"
         if r.play is not None:
@@ -68,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
                 line += f"  not in the house list: {', '.join(unknown)}"
         mark = "" if r.agrees else f"  << recorded {r.event.score:+d} {r.event.total}"
         print(f"{line}  = {r.total}{mark}")
+        if camera is not None and r.board is not None:
+            print(f"{'':>10}  camera: {camera.check(r.board)}")
         if args.boards and r.board is not None:
             print(_indent(r.board.to_text(premiums=True)))
         if args.delay:
@@ -83,7 +91,60 @@ def run(args: argparse.Namespace) -> int:
         f"{len(result.disagreements)} events disagree with the record"
     )
     print(f"({agree})")
+    if camera is not None:
+        print(f"(camera: {camera.summary()})")
     return 0
+
+
+class _Camera:
+    """The synthetic camera above the demo's board: each position is rendered as a mounted
+    camera would photograph it and read back through the board reader, as the table will."""
+
+    SEED = 7
+
+    def __init__(self, tileset: str, grid: int) -> None:
+        import numpy as np
+
+        from companion.vision.calibration import calibrate_empty
+        from companion.vision.profile import Profile
+        from companion.vision.scene import SceneSpec, mounted_camera, mounted_photo
+
+        rng = np.random.default_rng(self.SEED)
+        self.spec = SceneSpec(grid=grid, tileset=tileset, camera=mounted_camera(rng), photo=mounted_photo(rng))
+        self.tileset = tileset
+        # Calibrated once, from the empty board, as a mounted camera is at the table.
+        self.profile = calibrate_empty(self._photo({}), Profile(tileset=tileset, grid=grid), "demo empty board")
+        self.squares = self.wrong = 0
+
+    def _photo(self, content):  # type: ignore[no-untyped-def]
+        from dataclasses import replace
+
+        from companion.vision.render import render
+
+        return render(replace(self.spec, content=content), self.SEED).image
+
+    def check(self, board) -> str:  # type: ignore[no-untyped-def]
+        from companion.core.move import format_square
+        from companion.vision.reader import read_board
+        from companion.vision.scene import content_from_board
+
+        reading = read_board(self._photo(content_from_board(board)), tileset=self.tileset, grid=board.layout.rows,
+                             profile=self.profile)
+        wrong = []
+        for cell in reading.cells:
+            tile = board[(cell.row, cell.col)]
+            expected = None if tile is None else ("?" if tile.blank else tile.letter)
+            seen = cell.letter if cell.kind == "tile" else None
+            if seen != expected:
+                wrong.append(f"{format_square((cell.row, cell.col))} read {seen or 'empty'} for {expected or 'empty'}")
+        self.squares += len(reading.cells)
+        self.wrong += len(wrong)
+        if not wrong:
+            return f"all {len(reading.cells)} squares read right in {reading.elapsed_ms:.0f} ms"
+        return f"{len(wrong)} squares misread: {', '.join(wrong[:4])}"
+
+    def summary(self) -> str:
+        return f"{self.squares - self.wrong} of {self.squares} squares read right over the game"
 
 
 def _indent(text: str) -> str:

@@ -48,3 +48,12 @@ def test_a_given_file_and_bad_input(tmp_path):
     bad = run("demo", str(tmp_path / "missing.gcg"))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert run("demo", "--delay", "-1").returncode == 2
+
+
+def test_the_camera_reads_every_position_back(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(demo, "SHARED_GAME", tmp_path / "absent.gcg")
+    assert main(["demo", "--camera"]) == 0
+    out = capsys.readouterr().out
+    # Every position of the built-in game photographed by the synthetic camera and read back.
+    assert out.count("camera: all 225 squares read right") == 8
+    assert "(camera: 1800 of 1800 squares read right over the game)" in out
