@@ -1,0 +1,255 @@
+"""The squares of a guessed grid: their colours, the classic premium layout among them, and
+which of them hold something.
+
+The premium squares (:mod:`companion.core.board`) settle where a grid starts when the lines
+alone cannot: a band of print beside the grid can pass for a row of squares, but it does not
+carry the layout's coloured squares where the layout puts them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+
+import numpy as np
+
+from companion.core.board import Premium, layout_for_grid
+from companion.errors import CompanionError
+from companion.vision.probe import Probe
+
+PLAIN_RADIUS = 30.0  # colour distance (0..255 per channel) within which squares look alike
+COLOUR_PX = 9  # pixels per square of the view square colours are read from (odd: a middle pixel)
+MIDDLE = 2  # pixels from a square's middle to the outer points sampled (0.22 of a square)
+# The premium squares settle where the grid lies when they fit the layout this well
+# (:func:`layout_fit`, 0 is chance) and by this much better than at any other shift: on the
+# rendered and real boards here, no other shift came within 0.15 of the true one, and a board
+# full of tiles or under a hand can fit as little as 0.2.
+LAYOUT_FIT, LAYOUT_MARGIN = 0.2, 0.15
+# How surely the layout places a grid (0..1) grows with the fit from here to there.
+LAYOUT_VOUCH, LAYOUT_SURE = 0.35, 0.75
+# The same by rank-sum contrast (:func:`layout_contrast`, 0.5 is chance).
+LAYOUT_CONTRAST, LAYOUT_CONTRAST_MARGIN = 0.72, 0.05
+
+
+def cell_colours(probe: Probe, h: np.ndarray, rows: int, cols: int, margin: int) -> np.ndarray:
+    """The colour (blue, green, red as the probe holds them) of the middle of every square of
+    the grid extended by ``margin`` squares, (rows + 2 margin, cols + 2 margin, 3), NaN off
+    the image: the median of nine points across the middle half, which keeps a letter's ink
+    out."""
+    n_r, n_c = rows + 2 * margin, cols + 2 * margin
+    channel = None if probe.channels >= 3 else 0
+    # Pixel j of the view shows the middle of a pixel's width: square c's middle is pixel
+    # c * COLOUR_PX + COLOUR_PX // 2.
+    x0 = -margin + 0.5 / COLOUR_PX
+    view = probe.view(h, x0, x0, n_c * COLOUR_PX, n_r * COLOUR_PX, COLOUR_PX, channel)
+    if view.ndim == 2:
+        view = view[:, :, None]
+    view = view[:, :, :3]
+    centre = np.arange(n_r) * COLOUR_PX + COLOUR_PX // 2
+    centre_c = np.arange(n_c) * COLOUR_PX + COLOUR_PX // 2
+    u = np.array([-MIDDLE, 0, MIDDLE])
+    ri = (centre[:, None] + u[None, :]).ravel()
+    ci = (centre_c[:, None] + u[None, :]).ravel()
+    vals = view[ri][:, ci].reshape(n_r, 3, n_c, 3, -1)
+    vals = vals.transpose(0, 2, 1, 3, 4).reshape(n_r, n_c, 9, -1)
+    return np.median(vals, axis=2)
+
+
+def plain_colour(colours: np.ndarray, premium: np.ndarray | None = None) -> np.ndarray | None:
+    """The colour of the plain squares among squares' colours (N, 3): the densest cluster,
+    not the median, since tiles and premium squares may together cover most of a board.
+    ``premium`` (N,) marks the squares the layout makes premium: then the cluster is the one
+    found most on plain squares and least on premium ones. Tiles lie on both kinds alike, so
+    on a board nearly covered with them, where the tiles' colour is the densest, the board's
+    own colour still wins."""
+    ok = ~np.isnan(colours).any(1)
+    c = colours[ok]
+    if len(c) < 8:
+        return None
+    sq = (c * c).sum(1)
+    near = sq[:, None] + sq[None, :] - 2 * (c @ c.T) < PLAIN_RADIUS**2
+    if premium is None or not premium[ok].any() or premium[ok].all():
+        return np.median(c[near[np.argmax(near.sum(1))]], axis=0)
+    prem = premium[ok]
+    support = near[:, ~prem].mean(1) - near[:, prem].mean(1)
+    support[prem] = -np.inf  # the plain colour is a plain square's
+    best = int(np.argmax(support))
+    return np.median(c[near[best] & ~prem], axis=0)
+
+
+@lru_cache(maxsize=8)
+def premium_mask(rows: int, cols: int) -> np.ndarray | None:
+    """The classic layout's premium squares for this grid size, or None."""
+    try:
+        layout = layout_for_grid(rows) if rows == cols else None
+    except CompanionError:
+        return None
+    if layout is None:
+        return None
+    mask = np.array([[p is not Premium.NONE for p in row] for row in layout.premiums])
+    mask.flags.writeable = False
+    return mask
+
+
+def covered_squares(probe: Probe, h: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Squares whose middle differs clearly in colour from the plain squares and that are not
+    premium squares of the classic layout: tiles, mostly (:func:`plain_colour` tells the
+    board's colour from the tiles' on a board nearly covered)."""
+    colours = cell_colours(probe, h, rows, cols, 0).reshape(rows * cols, -1)
+    premium = premium_mask(rows, cols)
+    plain = plain_colour(colours, None if premium is None else premium.ravel())
+    if plain is None:
+        return np.zeros((rows, cols), bool)
+    d = np.nan_to_num(np.linalg.norm(colours - plain, axis=-1), nan=0.0)
+    covered = (d > 2 * PLAIN_RADIUS).reshape(rows, cols)
+    # Premium squares stand out too, but their lines are the board's own.
+    return covered & ~premium if premium is not None else covered
+
+
+@lru_cache(maxsize=8)
+def premium_kinds(rows: int, cols: int) -> tuple[np.ndarray, ...] | None:
+    """For each kind of premium square of the classic layout, the (row, col) of its squares
+    ((n, 2) each), or None for a grid without a layout."""
+    try:
+        layout = layout_for_grid(rows) if rows == cols else None
+    except CompanionError:
+        return None
+    if layout is None:
+        return None
+    kinds = []
+    for kind in (Premium.DL, Premium.TL, Premium.DW, Premium.TW):
+        at = np.array([(r, c) for r, row in enumerate(layout.premiums) for c, p in enumerate(row) if p is kind])
+        if len(at):
+            kinds.append(at)
+    return tuple(kinds)
+
+
+def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[int, int, float, float]:
+    """The shift whose window puts each kind of premium square on squares of one colour of its
+    own: (dx, dy, fit, runner-up fit).
+
+    For a window, the squares the layout gives one kind (double letter, ...) take their median
+    colour; where that stands clearly apart from the plain squares' colour, a square is of
+    that colour when nearer to it than to the plain colour and within half their distance.
+    The kind fits by the share of its squares of its colour less the share of the window's
+    plain squares of it: tiles and a hand over the board lower the first share alike at every
+    shift, and a shift that puts a kind on tiles has its colour the tiles' colour, found on
+    plain squares as well. ``fit`` is the mean over premium squares: near 1 where the layout
+    lies, near 0 on a shifted window, on a board without coloured premium squares or off the
+    board. The layout is symmetric under quarter turns and mirroring, so the board's
+    orientation does not matter."""
+    kinds = premium_kinds(rows, cols)
+    mask = premium_mask(rows, cols)
+    if kinds is None or mask is None:
+        return 0, 0, 0.0, 0.0
+    centre = colours[margin : margin + rows, margin : margin + cols].reshape(-1, colours.shape[-1])
+    plain = plain_colour(centre, mask.ravel())
+    if plain is None:
+        return 0, 0, 0.0, 0.0
+    span = 2 * margin + 1
+    dy, dx = np.divmod(np.arange(span * span), span)
+    flat = colours.reshape(-1, colours.shape[-1]).astype(np.float32)
+    seen_sq = ~np.isnan(flat).any(-1)
+    flat = np.where(seen_sq[:, None], flat, np.float32(1e6))  # off the image: near no colour
+    to_plain_sq = ((flat - plain.astype(np.float32)) ** 2).sum(-1)
+    width = colours.shape[1]
+
+    def window_index(at: np.ndarray) -> np.ndarray:
+        """Index into ``flat`` of the squares ``at`` in every window (shifts, squares)."""
+        return (dy[:, None] + at[None, :, 0]) * width + dx[:, None] + at[None, :, 1]
+
+    i_plain = window_index(np.argwhere(~mask))
+    seen_plain = seen_sq[i_plain]
+    n_plain = np.maximum(seen_plain.sum(1), 1)
+    fit = np.zeros(span * span)
+    seen_all = np.zeros(span * span)
+    total = 0
+    for at in kinds:
+        i_kind = window_index(at)
+        seen = seen_sq[i_kind]
+        n_seen = seen.sum(1)
+        seen_all += n_seen
+        total += len(at)
+        # The median colour of the kind's squares on the image, per window: off-image ones
+        # sort last.
+        ordered = np.sort(np.where(seen[..., None], flat[i_kind], np.inf), axis=1)
+        lo = np.clip((n_seen - 1) // 2, 0, len(at) - 1)
+        hi = np.clip(n_seen // 2, 0, len(at) - 1)
+        rows_ = np.arange(len(lo))
+        colour = 0.5 * (ordered[rows_, lo] + ordered[rows_, hi])  # (shifts, channels)
+        apart_sq = ((colour - plain.astype(np.float32)) ** 2).sum(-1)
+        # Only windows where the kind has a colour of its own can fit.
+        live = np.flatnonzero((n_seen > 0) & np.isfinite(apart_sq) & (apart_sq > (2 * PLAIN_RADIUS) ** 2))
+        if not len(live):
+            continue
+        colour, apart_sq = colour[live], apart_sq[live]
+
+        def of_colour(index: np.ndarray) -> np.ndarray:
+            # Nearer the kind's colour than the plain colour, and within half their distance.
+            to_kind = ((flat[index] - colour[:, None, :]) ** 2).sum(-1)
+            return (to_kind < 0.25 * apart_sq[:, None]) & (to_kind < to_plain_sq[index])
+
+        share = (of_colour(i_kind[live]) & seen[live]).sum(1) / np.maximum(n_seen[live], 1)
+        share_plain = (of_colour(i_plain[live]) & seen_plain[live]).sum(1) / n_plain[live]
+        fit[live] += (share - share_plain) * len(at)
+    # Windows mostly off the image say nothing.
+    fit = np.where(seen_all >= 0.6 * total, fit / total, 0.0)
+    best = int(np.argmax(fit))
+    runner_up = float(np.sort(fit)[-2]) if len(fit) > 1 else 0.0
+    return int(dx[best]) - margin, int(dy[best]) - margin, float(fit[best]), runner_up
+
+
+def layout_contrast(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[int, int, float, float]:
+    """The shift whose window puts the classic premium squares on the squares that stand out
+    in colour from the plain ones: (dx, dy, contrast, runner-up contrast). Contrast is the
+    rank-sum chance that a premium square lies farther from the plain squares' colour than a
+    plain square does (0.5 is chance). Less specific than :func:`layout_fit` (tiles on plain
+    squares stand out too, and lower every shift alike) but it needs no colour of the
+    premium squares' own: pale premium squares in a dim photo still rank above the plain
+    ones."""
+    mask = premium_mask(rows, cols)
+    if mask is None:
+        return 0, 0, 0.0, 0.0
+    premium = mask.ravel()
+    seen = ~np.isnan(colours).any(-1)  # squares outside the image say nothing
+    centre = colours[margin : margin + rows, margin : margin + cols].reshape(-1, colours.shape[-1])
+    plain = plain_colour(centre, premium)
+    if plain is None:
+        return 0, 0, 0.0, 0.0
+    # Distance from the plain squares' colour, taken in the coarse window (any shift overlaps
+    # it mostly).
+    d = np.linalg.norm(colours - plain, axis=-1)
+    span = 2 * margin + 1
+    windows = np.lib.stride_tricks.sliding_window_view(d, (rows, cols)).reshape(span * span, rows * cols)
+    inside = np.lib.stride_tricks.sliding_window_view(seen, (rows, cols)).reshape(span * span, rows * cols)
+    # Squares outside the image take the window's median: they neither help nor hurt.
+    partial = ~inside.all(1)
+    if partial.any():
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # windows wholly outside the image
+            med = np.nanmedian(np.where(inside[partial], windows[partial], np.nan), axis=1, keepdims=True)
+        windows = windows.copy()
+        windows[partial] = np.where(inside[partial], windows[partial], med)
+    order = np.argsort(windows, axis=1)
+    ranks = np.empty_like(windows)
+    np.put_along_axis(ranks, order, np.broadcast_to(np.arange(1.0, rows * cols + 1), windows.shape), axis=1)
+    n_p, n_n = int(premium.sum()), int((~premium).sum())
+    contrast = (ranks[:, premium].sum(1) - n_p * (n_p + 1) / 2) / (n_p * n_n)
+    contrast = np.where(inside.mean(1) >= 0.6, contrast, 0.0)
+    best = int(np.argmax(contrast))
+    runner_up = float(np.sort(contrast)[-2]) if len(contrast) > 1 else 0.0
+    dy, dx = divmod(best, span)
+    return dx - margin, dy - margin, float(contrast[best]), runner_up
+
+
+def layout_shift(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[int, int, float] | None:
+    """Where the premium layout says the grid lies, when it says so clearly: (dx, dy, how
+    surely, 0..1), by :func:`layout_fit` first (specific to the layout's colours), else by
+    :func:`layout_contrast`; None when neither is clear."""
+    dx, dy, fit, runner_up = layout_fit(colours, rows, cols, margin)
+    if fit >= LAYOUT_FIT and fit - runner_up >= LAYOUT_MARGIN:
+        return dx, dy, float(np.clip((fit - LAYOUT_VOUCH) / (LAYOUT_SURE - LAYOUT_VOUCH), 0.0, 1.0))
+    dx, dy, contrast, runner_up = layout_contrast(colours, rows, cols, margin)
+    if contrast >= LAYOUT_CONTRAST and contrast - runner_up >= LAYOUT_CONTRAST_MARGIN:
+        return dx, dy, float(np.clip((contrast - LAYOUT_CONTRAST) / (1 - LAYOUT_CONTRAST), 0.0, 1.0))
+    return None
