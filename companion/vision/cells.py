@@ -25,8 +25,8 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    digits (:mod:`companion.vision.face`). The letter is read by the network over four turns
    (:mod:`companion.vision.letters`, with the user's own letters from a profile; or by
    Tesseract), the turn told by the digits' corner and the board's usual turn, the letter
-   checked against the value the digits read. No ink: a blank face (its turn is the board's
-   usual one: nothing on a blank shows its turn).
+   checked against the value the digits read. No ink: a blank face, rotation 0 (``BLANK_TURN``:
+   nothing on a blank shows its turn).
 5. **Tokens.** A disc of a colour foreign to what should lie under it (the class's empty
    picture, or the face's body and ink), round and of a token's size after opening away ink
    and thin print.
@@ -44,6 +44,7 @@ user's letters ``letter_glyphs`` (N, 24, 24) uint8 / ``letter_codes`` (N,) int32
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -61,14 +62,16 @@ from companion.vision.face import (
 )
 from companion.vision.letters import (
     OTHER,
+    FaceScores,
     LetterGuess,
+    LetterReader,
     glyph_features,
     letter_reader,
     load_model,
     softmax,
 )
 from companion.vision.profile import Profile
-from companion.vision.reading import CellReading
+from companion.vision.reading import BLANK_TURN, CellReading
 
 CELL_PX = 48  # pixels per square of the rectified board: letters ~25 px high, digits ~9
 MARGIN = 0.5  # squares kept around the grid: tiles on the edge overhang it
@@ -84,8 +87,9 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     L 0..255, a and b centred on 128. Pictures go through 8 bits (ten times faster; a
     colour's rounding is far below any distance the reader tells apart)."""
     arr = np.asarray(bgr, np.float32)
-    if arr.size >= 3 * 4096:
-        u8 = np.clip(arr + 0.5, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    if arr.size >= 3 * 4096 and arr.ndim >= 3:
+        # As rows of a picture (OpenCV converts a tall one-pixel column many times slower).
+        u8 = np.clip(arr + 0.5, 0, 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
         return cv2.cvtColor(u8, cv2.COLOR_BGR2LAB).reshape(arr.shape).astype(np.float32)
     x = np.clip(arr / 255.0, 0.0, 1.0)
     shape = x.shape
@@ -115,7 +119,9 @@ _W = np.array([0.5, 1.0, 1.0], np.float32)
 
 def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distance of Lab colours, lightness weighed half."""
-    return np.sqrt((((np.asarray(a, np.float32) - np.asarray(b, np.float32)) * _W) ** 2).sum(-1))
+    d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
+    # Channel by channel: a sum over a last axis of three is slow in numpy.
+    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,6 +181,7 @@ class Glyphs:
     polarity: np.ndarray
     pictures: np.ndarray
     letterlike: np.ndarray
+    strength: np.ndarray | None = None  # mean grey levels by which the ink stands out (0..255)
 
     def __len__(self) -> int:
         return len(self.x)
@@ -186,28 +193,45 @@ def find_glyphs(grey: np.ndarray, geo: Geometry) -> Glyphs:
     block = p | 1
     parts = []
     pictures: list[np.ndarray] = []
+    g32 = grey.astype(np.float32)
+    H, W = grey.shape
+    pad = max(1, int(round(0.08 * p)))
     for polarity in (1, -1):
         kind = cv2.THRESH_BINARY_INV if polarity > 0 else cv2.THRESH_BINARY
         ink = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, block, 14 * polarity)
-        _n, labels, stats, _cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        n, labels, stats, _cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
         x, y, w, h, area = (stats[:, i] for i in range(5))
         fill = area / np.maximum(w * h, 1)
+        # A solid block as wide as it is high is no letter (only thin bars, I and l, fill
+        # their box): it is a square's plain middle standing out against darker neighbours,
+        # a premium patch, a token.
+        solid = (fill > 0.8) & (np.minimum(w, h) > 0.4 * np.maximum(w, h))
         ok = (
             (h >= 0.2 * p) & (h <= 0.8 * p) & (w >= 0.04 * p) & (w <= 0.85 * p)
-            & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08)
+            & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08) & ~solid
         )
         ok[0] = False
         idx = np.nonzero(ok)[0]
-        for i in idx:
+        strength = np.zeros(len(idx), np.float32)
+        for k, i in enumerate(idx):
             m = (labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.float32)
             pictures.append(cv2.GaussianBlur(fit_square(m), (0, 0), 0.6))
+            # Printed ink stands far out of the body around it, within its own box; a patch
+            # of a plain square that only looks lighter beside a darker neighbour does not.
+            y0, y1 = max(0, y[i] - pad), min(H, y[i] + h[i] + pad)
+            x0, x1 = max(0, x[i] - pad), min(W, x[i] + w[i] + pad)
+            box = g32[y0:y1, x0:x1]
+            mine = labels[y0:y1, x0:x1] == i
+            rest = box[~mine]
+            strength[k] = (float(rest.mean()) - float(box[mine].mean())) * polarity if rest.size else 0.0
         # Box centres, not centroids: a face centres its letter's box (dots of Ä included or not).
-        parts.append((x[idx] + w[idx] / 2.0 - 0.5, y[idx] + h[idx] / 2.0 - 0.5, w[idx], h[idx], np.full(len(idx), polarity)))
-    cat = [np.concatenate([q[i] for q in parts]) for i in range(5)]
+        parts.append((x[idx] + w[idx] / 2.0 - 0.5, y[idx] + h[idx] / 2.0 - 0.5, w[idx], h[idx], np.full(len(idx), polarity), strength))
+    cat = [np.concatenate([q[i] for q in parts]) for i in range(6)]
     f32 = lambda v: v.astype(np.float32)
     pics = np.stack(pictures) if pictures else np.zeros((0, GLYPH_PX, GLYPH_PX), np.float32)
     return Glyphs(
-        f32(cat[0]), f32(cat[1]), f32(cat[2]), f32(cat[3]), cat[4].astype(np.int8), pics, np.ones(len(cat[0]), np.float32)
+        f32(cat[0]), f32(cat[1]), f32(cat[2]), f32(cat[3]), cat[4].astype(np.int8), pics, np.ones(len(cat[0]), np.float32),
+        f32(cat[5]),
     )
 
 
@@ -280,8 +304,8 @@ def square_stats(bgr: np.ndarray, geo: Geometry) -> SquareStats:
 def _chroma_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Like :func:`colour_distance` with lightness weighed a quarter: for grouping colours
     before the light over the board is known (a shaded tile is darker, not another hue)."""
-    w = np.array([0.25, 1.0, 1.0], np.float32)
-    return np.sqrt((((np.asarray(a, np.float32) - np.asarray(b, np.float32)) * w) ** 2).sum(-1))
+    d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
+    return np.sqrt(0.0625 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
 def _modes(colours: np.ndarray, radius: float, max_modes: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -373,7 +397,9 @@ def local_field(samples: np.ndarray, radius: int = 2, least: int = 3) -> np.ndar
 
 
 def _assign_glyphs(glyphs: Glyphs, geo: Geometry, shift: np.ndarray) -> np.ndarray:
-    """Each square's letter-like glyph (index) nearest its expected face centre, or -1."""
+    """Each square's letter-like glyph (index) near its expected face centre, or -1: the one
+    most like a letter and standing out most from its body (a light speck inside a dark
+    letter's bowl is near the centre too), nearer ones first among equals."""
     at = np.full((geo.rows, geo.cols), -1, np.int64)
     if len(glyphs) == 0:
         return at
@@ -381,7 +407,9 @@ def _assign_glyphs(glyphs: Glyphs, geo: Geometry, shift: np.ndarray) -> np.ndarr
     gx, gy = glyphs.x, glyphs.y
     col = np.floor((gx - geo.origin) / p).astype(np.int64)
     row = np.floor((gy - geo.origin) / p).astype(np.int64)
-    best = np.full((geo.rows, geo.cols), np.inf)
+    best = np.full((geo.rows, geo.cols), -np.inf)
+    strength = glyphs.strength if glyphs.strength is not None else np.full(len(glyphs), 80.0, np.float32)
+    merit = glyphs.letterlike * np.minimum(strength, 80.0) / 80.0
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             r, c = row + dr, col + dc
@@ -390,9 +418,10 @@ def _assign_glyphs(glyphs: Glyphs, geo: Geometry, shift: np.ndarray) -> np.ndarr
             r, c = r[ok], c[ok]
             cx, cy = geo.centre(r, c)
             d = np.hypot(gx[ok] - cx - shift[r, c, 0], gy[ok] - cy - shift[r, c, 1])
-            for i, rr, cc, dd in zip(idx, r, c, d):
-                if dd < 0.36 * p and dd < best[rr, cc]:
-                    best[rr, cc] = dd
+            score = merit[ok] - 0.5 * d / p
+            for i, rr, cc, dd, sc in zip(idx, r, c, d, score):
+                if dd < 0.36 * p and sc > best[rr, cc]:
+                    best[rr, cc] = sc
                     at[rr, cc] = i
     return at
 
@@ -435,6 +464,7 @@ class Evidence:
 
 
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
+_LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _CROP = 1.0  # face crops are this many squares wide
 _EXPOSURE = 220.0  # the luminance the brightest part of a board is brought to
 
@@ -515,8 +545,52 @@ def _ratio(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
     return np.clip((seen + 24.0) / (look + 24.0), 0.2, 5.0)
 
 
+@dataclass
+class Faces:
+    """The faces read where a letter-like glyph was found, before any square is decided: each
+    face's ink (at full resolution, around the glyph) and the letter network's scores of those
+    with a letter (``order``: their squares, the rows of ``scores``)."""
+
+    inks: dict[tuple[int, int], FaceInk]
+    order: list[tuple[int, int]]
+    scores: FaceScores
+    letterness: np.ndarray  # (R, C) the network's belief that the square shows a letter, 0 without
+
+
+def read_glyph_faces(
+    grey: np.ndarray, glyphs: Glyphs, at: np.ndarray, geo: Geometry, reader: LetterReader, letters: list[str],
+    values: dict[str, int],
+) -> Faces:
+    """Every square's glyph read at full resolution as the face around it: the letter with its
+    diacritics and value digits (:func:`companion.vision.face.split_face`), then the network.
+    What tells a tile's letter from the board's print: print found at half resolution falls
+    apart into small pieces (a premium's label) or reads as no letter (teeth, a star, a plain
+    square's edge)."""
+    inks: dict[tuple[int, int], FaceInk] = {}
+    order: list[tuple[int, int]] = []
+    for r, c in np.argwhere(at >= 0):
+        i = int(at[r, c])
+        crop = face_crop(grey, (float(glyphs.x[i]), float(glyphs.y[i])), _CROP * geo.cell_px)
+        # The ink's polarity from the face itself: the glyph at half resolution may be a light
+        # speck inside a dark letter, or the other way round.
+        ink = split_face(crop, face_frac=0.92 / _CROP)
+        inks[(int(r), int(c))] = ink
+        if ink.glyph is not None:
+            order.append((int(r), int(c)))
+    scores = reader.score([inks[rc] for rc in order], letters, values)
+    letterness = np.zeros(at.shape, np.float32)
+    for rc, v in zip(order, scores.letterness if scores.letterness is not None else []):
+        letterness[rc] = v
+    return Faces(inks, order, scores, letterness)
+
+
 def gather_evidence(
-    rectified: np.ndarray, geo: Geometry, layout: Layout, profile: Profile | None, letters: list[str] | None = None
+    rectified: np.ndarray,
+    geo: Geometry,
+    layout: Layout,
+    profile: Profile | None,
+    letters: list[str] | None = None,
+    values: dict[str, int] | None = None,
 ) -> Evidence:
     small, small_geo, small_exposure = half_board(rectified, geo)
     scale = geo.cell_px / small_geo.cell_px
@@ -524,17 +598,27 @@ def gather_evidence(
     g = find_glyphs(_stretch(luminance(small)), small_geo)
     like = letterlike(g, letters or sorted({ch for ch in load_model().classes if ch.isalpha()}))
     # Pixel centres: (i + 0.5) * scale - 0.5 back in the full-resolution board.
-    glyphs = Glyphs((g.x + 0.5) * scale - 0.5, (g.y + 0.5) * scale - 0.5, g.w * scale, g.h * scale, g.polarity, g.pictures, like)
+    glyphs = Glyphs((g.x + 0.5) * scale - 0.5, (g.y + 0.5) * scale - 0.5, g.w * scale, g.h * scale, g.polarity, g.pictures, like, g.strength)
     R, C = geo.rows, geo.cols
     shift = np.zeros((R, C, 2), np.float32)
     at = _assign_glyphs(glyphs, geo, shift)
+    letters = letters or sorted({ch for ch in load_model().classes if ch.isalpha()})
+    grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+    faces = read_glyph_faces(
+        grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters, values or {}
+    )
+    # A glyph the network, seeing it whole, does not take for a letter is the board's print.
+    at = np.where(faces.letterness >= _LETTERNESS, at, -1)
     has = at >= 0
-    pol = np.where(has, glyphs.polarity[np.maximum(at, 0)], 1)
+    pol = np.ones((R, C), np.int64)
+    for rc in faces.order:
+        if has[rc]:
+            pol[rc] = faces.inks[rc].polarity
     body = stats.body(pol)
     spread = stats.body_spread(pol)
-    # A letter-like glyph on a uniform body is a tile's letter (a premium square's print
-    # is the square's own colour, which the tests below set apart).
-    candidate = has & (spread < 14.0) & (glyphs.letterlike[np.maximum(at, 0)] > 0.5)
+    # A letter on a uniform body is a tile's letter (a premium square's print is the square's
+    # own colour, which the tests below set apart).
+    candidate = has & (spread < 14.0)
     classes = premium_classes(layout)
     light = np.ones((R, C, 3), np.float32)
 
@@ -545,7 +629,7 @@ def gather_evidence(
     if candidate.any():
         lab_body = to_lab(body)
         modes = _modes(lab_body[candidate], _TILE_RADIUS, 4)
-        like_c = glyphs.letterlike[at[candidate]]
+        like_c = faces.letterness[candidate]
         largest = 0
         for centre, members in modes:
             m_pol = int(np.sign(np.median(pol[candidate][members])) or 1)
@@ -553,8 +637,12 @@ def gather_evidence(
             # there are many, the board's own print (a premium patch that looked like ink).
             bare = (~candidate) & (colour_distance(to_lab(stats.body(m_pol)), centre) < _TILE_RADIUS)
             print_like = bare.sum() >= max(3, 0.5 * members.sum())
-            strong = members.sum() >= 3 and float(np.median(like_c[members])) >= 0.9
-            if print_like and not strong:
+            strong = members.sum() >= 2 and float(np.median(like_c[members])) >= 0.75
+            # A colour whose squares with a glyph and without are all squares of one premium
+            # is that premium's own colour (its glyphs a patch lit apart by a neighbour's
+            # shadow), however letter-like: tiles of a set lie on any square.
+            one_premium = len(set(classes[candidate][members].tolist()) | set(classes[bare].tolist())) == 1
+            if print_like and (one_premium or not strong):
                 continue
             if largest and members.sum() < max(2, 0.1 * largest):
                 continue
@@ -674,7 +762,8 @@ def gather_evidence(
     return Evidence(
         stats, glyphs, at, tiles, polarity, backs, empty_look, empty_known, light, shift,
         d_e, d_t, which, d_b, back_set, glyph_ok,
-        extra={"small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified, "exposure": small_exposure},
+        extra={"small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified, "exposure": small_exposure,
+               "grey": grey, "faces": faces},
     )
 
 
@@ -877,63 +966,145 @@ def lost_lines(ev: Evidence, kind_idx: np.ndarray) -> np.ndarray:
 # Tokens
 
 
-def _discs(
-    foreign: np.ndarray, p: float, min_core: float = 0.0, min_diameter: float = 0.24
-) -> list[tuple[float, float, float]]:
-    """Round blobs of a token's size in a 0/255 mask of foreign pixels: (x, y, sureness).
-    The mask is opened with a disc wider than a letter's stroke, so ink and thin print vanish.
-    ``min_core``: the least radius (in squares) of the largest disc inside the blob, for a
-    blob that may be a thick letter's junction rather than a token."""
-    # Close first: a token's highlight and rim leave holes in its colour.
-    c = max(3, int(round(0.08 * p)) | 1)
-    closed = cv2.morphologyEx(foreign, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (c, c)))
-    k = max(3, int(round(0.2 * p)) | 1)
-    opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, _labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    out = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        diameter = 2.0 * np.sqrt(area / np.pi)
-        if not (min_diameter * p <= diameter <= 0.7 * p):
-            continue
-        # Round: the area fills its box like a disc (pi / 4) and the box is square.
-        fill = area / float(w * h)
-        if fill < 0.62 or max(w, h) > 1.4 * min(w, h):
-            continue
-        if min_core > 0:
-            blob = (_labels[y : y + h, x : x + w] == i).astype(np.uint8)
-            core = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max()
-            if core < min_core * p:
-                continue
-        out.append((float(cents[i][0]), float(cents[i][1]), float(min(1.0, (fill - 0.55) / 0.2))))
-    return out
-
-
-_FOREIGN = 38.0  # Lab distance from what should be there that makes a pixel a token's
+# The companion's tokens are small discs; on a face-up tile one lies in the tile's own top-left
+# quarter (the letter upright), where nothing is printed: the companion tells players to put it
+# there. On an empty square or a back it may lie anywhere.
+TOKEN_RADIUS = 0.10  # squares
+_TOKEN_FOREIGN = 20.0  # Lab distance from what should lie there that a token's pixels exceed
+_TOKEN_SPOT = 16.0  # Lab distance of a spot's mean from its ring's that may be a token
+_FOREIGN = 38.0  # Lab distance from what should be there that leaves a pixel unexplained
 _ODD_ALLOWED = 0.04  # fraction of a square left unexplained by print, ink and tokens that is noise
 _ODD_SPAN = 0.08  # ... beyond which belief in the square falls to nothing
 
 
+def token_blobs(
+    foreign: np.ndarray,
+    radius_px: float,
+    open_px: float,
+    within: tuple[int, int, int, int] | None = None,
+    least: float = 1.6,
+    frame: int = 0,
+) -> list[tuple[float, float, float]]:
+    """Round blobs of a token's size in a 0/1 mask of foreign pixels: (x, y, sureness).
+
+    The mask is opened with a disc ``open_px`` across, so that strokes and seams thinner than
+    that vanish and a token's disc stays. ``within`` (x0, y0, x1, y1): a blob must lie wholly
+    inside this box, off its edges (on a face's quarter: ink reaching out of the quarter is
+    the letter's, not a token). ``least``: the smallest diameter, in token radii (a token cut
+    by a face's edge shows less of itself). ``frame``: pixels along the mask's border left
+    out (where a face found a pixel off shows the gap around it, which a token in the face's
+    corner touches)."""
+    fg = foreign.astype(np.uint8)
+    if frame > 0:
+        fg[:frame], fg[-frame:], fg[:, :frame], fg[:, -frame:] = 0, 0, 0, 0
+    # Close and fill first: a token's highlight and rim leave holes in its colour.
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    nh, holes, hstats, _hc = cv2.connectedComponentsWithStats(1 - fg, connectivity=4)
+    small = (hstats[:, 4] <= 0.5 * radius_px * radius_px) & (hstats[:, 0] > 0) & (hstats[:, 1] > 0)
+    small &= (hstats[:, 0] + hstats[:, 2] < fg.shape[1]) & (hstats[:, 1] + hstats[:, 3] < fg.shape[0])
+    small[0] = False
+    if small.any():
+        fg[small[holes]] = 1
+    k = max(3, int(round(open_px)) | 1)
+    opened = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, _labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    if within is not None and n > 1:
+        # Containment is of the whole patch the blob belongs to (a letter's junction left by
+        # the opening is part of the letter, which reaches out of the quarter).
+        # (Thin seams first: a face's edge seen where the face was found a pixel off.)
+        lean = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        _m, raw_labels, raw_stats, _c = cv2.connectedComponentsWithStats(lean, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if within is not None:
+            x0, y0, x1, y1 = within
+            j = raw_labels[int(round(cents[i][1])), int(round(cents[i][0]))]
+            rx, ry, rw, rh = (int(v) for v in raw_stats[j, :4]) if j else (x, y, w, h)
+            if rx <= x0 or ry <= y0 or rx + rw >= x1 or ry + rh >= y1:
+                continue
+        diameter = 2.0 * np.sqrt(area / np.pi)
+        if not (least * radius_px <= diameter <= 3.0 * radius_px):
+            continue
+        # Round: the area fills its box like a disc (pi / 4, not a square's 1: a premium's
+        # teeth) and the box is square.
+        fill = area / float(w * h)
+        if not 0.6 <= fill <= 0.9 or max(w, h) > 1.5 * min(w, h):
+            continue
+        size = 1.0 - min(1.0, abs(diameter / (2.0 * radius_px) - 1.0))
+        out.append((float(cents[i][0]), float(cents[i][1]), float(min(1.0, (fill - 0.55) / 0.2) * (0.5 + 0.5 * size))))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _face_outline(side: int) -> np.ndarray:
+    """True inside a tile face's rounded outline (corners rounded by an eighth of the edge),
+    two pixels in from its edge (where the face is found a pixel or two off, the gap around
+    it shows), in a crop ``side`` pixels wide."""
+    m = np.zeros((side * 4, side * 4), np.uint8)
+    r = int(round(0.13 * side * 4))
+    e = side * 4 - 1
+    cv2.rectangle(m, (r, 0), (e - r, e), 255, -1)
+    cv2.rectangle(m, (0, r), (e, e - r), 255, -1)
+    for cx, cy in ((r, r), (e - r, r), (r, e - r), (e - r, e - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1)
+    small = cv2.resize(m, (side, side), interpolation=cv2.INTER_AREA) > 254
+    return cv2.erode(small.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+
+
+def _top_left_quarter(rotation: int, side: int) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) of a face crop ``side`` pixels wide that is the tile's own
+    top-left quarter, for a tile turned ``rotation`` degrees clockwise (edges included: a
+    blob must lie inside them)."""
+    half = side // 2
+    lo, hi = (-1, half), (side - half - 1, side + 1)
+    # Upright the quarter is top-left; each clockwise quarter turn carries it round.
+    (x0, x1), (y0, y1) = {0: (lo, lo), 90: (hi, lo), 180: (hi, hi), 270: (lo, hi)}[rotation]
+    return x0, y0, x1, y1
+
+
+def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """How unlike a token's colour is to what should lie there (8-bit Lab, either may be one
+    colour): the colour distance, except for a pixel only darker than it by less than half
+    (a shadow, which tiles cast beside themselves under a lamp at the side, darkens and
+    greys a colour): its hue's distance alone. A token is another colour, or far darker."""
+    d = np.asarray(lab, np.float32) - np.asarray(want, np.float32)
+    hue2 = d[..., 1] ** 2 + d[..., 2] ** 2
+    light = np.asarray(lab, np.float32)[..., 0]
+    shade = (d[..., 0] <= 0) & (light >= 0.4 * (light - d[..., 0]))
+    return np.sqrt(np.where(shade, hue2, hue2 + 0.25 * d[..., 0] ** 2))
+
+
 def find_tokens(
-    ev: Evidence, layout: Layout, kind_idx: np.ndarray, faces: dict[tuple[int, int], np.ndarray], face_px: float
+    ev: Evidence,
+    layout: Layout,
+    kind_idx: np.ndarray,
+    faces: dict[tuple[int, int], np.ndarray],
+    face_px: float,
+    rotations: dict[tuple[int, int], int | None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Squares with a game token on them, how sure (0..1), and for every square the fraction
     of it that nothing explains (neither what should lie there, nor ink, nor a token): a hand,
     a sleeve, a held tile, a cast shadow's edge.
 
-    A token is a disc (about 0.3 to 0.7 of a square across) of a colour foreign to what lies
-    under it. On an empty square, what should lie there is the typical picture of its class's
-    empty squares (print, teeth, label and all); on a tile or back, its body colour, looked
-    at on the face found for it (faces overhang their squares)."""
+    A token is a small disc (:data:`TOKEN_RADIUS`) of a colour unlike what lies around it.
+    Where one may lie (the middle of an empty square, anywhere on a back, a face-up tile's
+    own top-left quarter; ``rotations``: each tile's turn, None for a blank, which shows none)
+    the board is scanned at half resolution for a spot unlike the ring around it; each spot
+    is then looked at at full resolution, where a token must be a round blob of its size."""
     small, sg = ev.extra["small"], ev.extra["small_geo"]
     scale = ev.extra["scale"]
+    rect = ev.extra["rectified"]
+    gain = ev.extra["exposure"]
+    rotations = rotations or {}
     R, C, p = sg.rows, sg.cols, sg.cell_px
+    P = int(round(p * scale))
     o = int(round(sg.origin))
     seen = small / np.maximum(per_pixel(ev.light, sg, small.shape[:2]), 1e-3)
     seen_lab = to_lab(seen)
     token = np.zeros((R, C), bool)
     sure = np.zeros((R, C), np.float32)
-    # Empty squares against their class's typical picture.
+    # Empty squares against their class's typical picture: what nothing explains (a hand).
     grid = seen[o : o + R * p, o : o + C * p]
     blocks = np.ascontiguousarray(grid.reshape(R, p, C, p, 3).transpose(0, 2, 1, 3, 4))
     expect = np.empty_like(blocks)
@@ -947,10 +1118,10 @@ def find_tokens(
         if pool.sum() < 1:
             pool = (classes == list(Premium).index(Premium.DW)) & empty
         if pool.sum() >= 1:
-            # The mean picture of the class's empty squares (those that look empty: a token
-            # lying on one of them hardly moves it), and how much they differ pixel by pixel
-            # (a neighbour's teeth, a label's letters), which is allowed.
-            # (At most 12 of them, spread over the class: medians of more cost time, not truth.)
+            # The mean picture of the class's empty squares (those that look empty), and how
+            # much they differ pixel by pixel (a neighbour's teeth, a label's letters), which
+            # is allowed. (At most 12 of them, spread over the class: medians of more cost
+            # time, not truth.)
             sample = np.flatnonzero(pool.ravel())
             sample = sample[np.linspace(0, len(sample) - 1, min(12, len(sample))).round().astype(int)]
             rows, cols = np.unravel_index(sample, pool.shape)
@@ -962,33 +1133,135 @@ def find_tokens(
                 tolerance[mine] = 2.5 * np.median(spread, axis=0)
         else:
             expect[mine] = ev.empty_look[mine][:, None, None, :]
-    # Tiles and backs: their body colour (a face's ink is foreign too: the opening and the
-    # disc tests below tell strokes from tokens).
-    held = ~empty
-    if held.any():
-        pol_of = np.array(ev.tile_polarity or [1])
-        pol = pol_of[np.clip(ev.tile_set, 0, len(pol_of) - 1)]
-        under = np.where((kind_idx == 1)[..., None], ev.stats.body(pol), ev.stats.median) / ev.light
-        expect[held] = under[held][:, None, None, :]
     d = colour_distance(blocks_lab, to_lab(expect)) - tolerance
-    everything = (d > _FOREIGN).astype(np.uint8).transpose(0, 2, 1, 3).reshape(R * p, C * p)
-    # Where something foreign is thicker than a stroke (a disc's middle), per square.
-    thick = cv2.distanceTransform(everything, cv2.DIST_L2, 3).reshape(R, p, C, p).max(axis=(1, 3))
     d[~empty] = 0.0
     foreign = (d > _FOREIGN).astype(np.uint8).transpose(0, 2, 1, 3).reshape(R * p, C * p) * 255
+    # Faces overhang their neighbours' squares (with their edges and the shadows they cast):
+    # what lies under them is not the board.
+    under_face = np.zeros((R * p, C * p), bool)
     half = 0.56 * face_px / scale
     for (r, c), centre in faces.items():
-        # Faces overhang their neighbours' squares (with their edges and the shadows they
-        # cast): what lies under them is not the board.
         cx, cy = (centre + 0.5) / scale - 0.5 - o
-        foreign[max(0, int(cy - half)) : max(0, int(cy + half + 1)), max(0, int(cx - half)) : max(0, int(cx + half + 1))] = 0
-    # The board's print leaves blobs after opening too (teeth, a star's points): on empty
-    # squares a token must be a token's full size and solid.
-    for x, y, s_ in _discs(foreign, p, min_core=0.12, min_diameter=0.3):
-        r, c = int(y // p), int(x // p)
-        if 0 <= r < R and 0 <= c < C and empty[r, c]:
-            token[r, c], sure[r, c] = True, max(sure[r, c], s_)
-    disc_area = np.pi * (0.22 * p) ** 2  # what a token may explain
+        under_face[max(0, int(cy - half)) : max(0, int(cy + half + 1)), max(0, int(cx - half)) : max(0, int(cx + half + 1))] = True
+    foreign[under_face] = 0
+
+    # A token is a spot unlike the ring around it: the mean colour within a token's middle
+    # against the mean of a ring about twice a token's size (where a letter's stroke, a
+    # label's or a line crosses the middle, both means mix the same colours).
+    rad = TOKEN_RADIUS * p
+    k_in = max(3, int(round(1.2 * rad)) | 1)
+    k_out = max(k_in + 4, int(round(4.6 * rad)) | 1)
+    mean_in = cv2.blur(seen_lab, (k_in, k_in))
+    mean_out = cv2.blur(seen_lab, (k_out, k_out))
+    ring = (mean_out * k_out**2 - mean_in * k_in**2) / float(k_out**2 - k_in**2)
+    spot = _unlike(mean_in, ring)
+    ev.extra["token_spots"] = spot  # for diagnostics
+    radius_px = TOKEN_RADIUS * P
+
+    def lab_of(crop: np.ndarray, light: np.ndarray) -> np.ndarray:
+        # 8-bit Lab of the exposure- and light-normalised crop: OpenCV converts bytes fast.
+        norm = np.clip(crop.astype(np.float32) * (gain / np.maximum(light, 1e-3)), 0, 255).astype(np.uint8)
+        return cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    # Empty squares: a token lies on the square, its middle off the square's edges (where
+    # seams, teeth and the neighbours' edges show). The centre square is left alone when
+    # empty: its star is a disc of print there.
+    lo, hi = int(round(0.2 * p)), int(round(0.8 * p))
+    spot_empty = np.where(under_face, 0.0, spot[o : o + R * p, o : o + C * p])
+    look_lab = to_lab(ev.empty_look)
+    for r, c in np.argwhere(empty):
+        if (r, c) == tuple(layout.centre):
+            continue
+        y0, x0 = r * p, c * p
+        patch = spot_empty[y0 + lo : y0 + hi, x0 + lo : x0 + hi]
+        if patch.size == 0 or float(patch.max()) <= _TOKEN_SPOT:
+            continue
+        i = int(np.argmax(patch))
+        sy, sx = o + y0 + lo + i // patch.shape[1], o + x0 + lo + i % patch.shape[1]
+        # At full resolution, around the spot, against the ring's colour, within the square.
+        fy, fx = (sy + 0.5) * scale - 0.5, (sx + 0.5) * scale - 0.5
+        h = int(round(2.6 * radius_px))
+        top, left = int(round(o * scale)) + r * P, int(round(o * scale)) + c * P
+        wy0, wy1 = max(int(fy) - h, top), min(int(fy) + h + 1, top + P)
+        wx0, wx1 = max(int(fx) - h, left), min(int(fx) + h + 1, left + P)
+        lab = lab_of(rect[wy0:wy1, wx0:wx1], ev.light[r, c])
+        # Unlike both the ring (the square's print around the spot) and the square's own look.
+        fg = np.minimum(_unlike(lab, ring[sy, sx]), _unlike(lab, look_lab[r, c])) > _TOKEN_FOREIGN
+        own = cv2.resize((~under_face[y0 : y0 + p, x0 : x0 + p]).astype(np.uint8), (P, P), interpolation=cv2.INTER_NEAREST)
+        own = own[wy0 - top : wy1 - top, wx0 - left : wx1 - left] > 0
+        found = [
+            f for f in token_blobs(fg & own, radius_px, 1.1 * radius_px)
+            if abs(f[0] + wx0 - fx) <= radius_px and abs(f[1] + wy0 - fy) <= radius_px
+        ]
+        if found:
+            # Near an edge, a spot of the neighbour's own colour is its premium's teeth
+            # reaching over the edge (the grid's fit a pixel or two off), not a token.
+            fx0, fy0 = found[0][0] + wx0 - left, found[0][1] + wy0 - top
+            disc = (np.arange(wy0, wy1)[:, None] - top - fy0) ** 2 + (np.arange(wx0, wx1)[None, :] - left - fx0) ** 2
+            colour = lab[(disc <= (0.6 * radius_px) ** 2) & fg].mean(axis=0) if (fg & (disc <= (0.6 * radius_px) ** 2)).any() else None
+            for (nr, nc), close in (((r - 1, c), fy0 < 0.35 * P), ((r + 1, c), fy0 > 0.65 * P),
+                                    ((r, c - 1), fx0 < 0.35 * P), ((r, c + 1), fx0 > 0.65 * P)):
+                if (colour is not None and close and 0 <= nr < R and 0 <= nc < C and ev.empty_known[nr, nc]
+                        and float(_unlike(colour, look_lab[nr, nc])) <= _TOKEN_FOREIGN):
+                    found = []
+                    break
+        if found:
+            token[r, c], sure[r, c] = True, max(v for _, _, v in found)
+
+    # Tiles and backs, on the face found for each, against its body.
+    typical = int(round(face_px))  # the faces' size is known to a pixel or two (sets differ)
+    m = 3
+    for (r, c), centre in faces.items():
+        k = int(kind_idx[r, c])
+        turn = rotations.get((r, c))
+        # Where a token may lie on this face (half resolution), and is there a spot there?
+        hx, hy = (centre + 0.5) / scale - 0.5
+        hs = 0.9 * face_px / scale  # the face without its rim
+        bx0, by0 = int(round(hx - hs / 2)), int(round(hy - hs / 2))
+        n = int(round(hs))
+        if k == 1:
+            zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
+        else:
+            zones = [(-1, -1, n + 1, n + 1)]
+        # (The letter fills the face's middle: a token lies between it and the edges.)
+        face_spot = spot[by0 : by0 + n, bx0 : bx0 + n].copy()
+        if face_spot.shape != (n, n):
+            continue
+        # (Nor at the face's very edge, where the ring sees past it.)
+        e_ = int(round(0.06 * n))
+        face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
+        if k == 1:
+            a_, b_ = int(round(0.3 * n)), int(round(0.7 * n))
+            face_spot[a_:b_, a_:b_] = 0.0
+        if max(float(face_spot[max(zy0, 0) : min(zy1, n), max(zx0, 0) : min(zx1, n)].max(initial=0.0))
+               for zx0, zy0, zx1, zy1 in zones) <= _TOKEN_SPOT:
+            continue
+        # Where the face lies to a pixel (a token near its corner must not be joined to the
+        # strip of the gap that a face found a pixel off shows).
+        fitted = _face_fit(ev, k, (r, c), centre, range(typical - 2, typical + 2), m)
+        if fitted is None:
+            continue
+        _fit, side, at, far = fitted
+        span = far.shape[0]
+        x0 = min(max(int(round(at[0] - centre[0] + (span - side) / 2.0)), 0), span - side)
+        y0 = min(max(int(round(at[1] - centre[1] + (span - side) / 2.0)), 0), span - side)
+        fg = far[y0 : y0 + side, x0 : x0 + side] & _face_outline(side)
+        ev.extra.setdefault("token_masks", {})[(int(r), int(c))] = fg  # for diagnostics
+        if k == 1:
+            # In the tile's own top-left quarter, not joined to the letter (which reaches out
+            # of it). A blank shows no turn: any quarter.
+            found = []
+            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
+                found += token_blobs(fg, radius_px, 1.1 * radius_px, _top_left_quarter(t, side), least=1.3, frame=3)
+        else:
+            found = token_blobs(fg, radius_px, 1.1 * radius_px, (-1, -1, side + 1, side + 1), least=1.3, frame=3)
+        # A token lies on the face, its middle well in from the face's edges (a strip of the
+        # gap around a face found a pixel off is not one).
+        inset = 0.08 * P
+        found = [f for f in found if inset <= f[0] <= side - 1 - inset and inset <= f[1] <= side - 1 - inset]
+        if found:
+            token[r, c], sure[r, c] = True, max(v for _, _, v in found)
+    disc_area = np.pi * (TOKEN_RADIUS * p) ** 2  # what a token may explain
     odd = (foreign > 0).reshape(R, p, C, p).sum(axis=(1, 3)).astype(np.float32)
     odd = np.where(token, np.maximum(odd - disc_area, 0), odd) / float(p * p)
     odd[~empty] = 0.0
@@ -1014,44 +1287,122 @@ def find_tokens(
         far = (colour_distance(patch, body) > _FOREIGN) & ~near_ink
         n_odd = float(far.sum()) - (disc_area if token[r, c] else 0.0)
         odd[r, c] = max(0.0, n_odd) / float(far.size)
-    # Tiles and backs against their body, on the face, at full resolution (a token is a
-    # few pixels across at half of it, no wider than a bold letter's stroke).
-    rect = ev.extra["rectified"]
-    gain = ev.extra["exposure"]
-    pol_of = np.array(ev.tile_polarity or [1])
-    bodies = {j: to_lab(ev.stats.body(int(pol_of[j]))) for j in range(len(pol_of))}
-    medians = to_lab(ev.stats.median)
-    core = 0.1 * scale * p  # a token's disc holds a circle this wide; a stroke does not
-    for (r, c), centre in faces.items():
-        if thick[r, c] < 0.1 * p:
-            continue  # at half resolution nothing foreign here is thicker than a stroke
-        j = min(int(ev.tile_set[r, c]), len(pol_of) - 1)
-        body = bodies[j][r, c] if kind_idx[r, c] == 1 else medians[r, c]
-        crop = face_crop(rect, (float(centre[0]), float(centre[1])), 0.92 * face_px)
-        if crop.size == 0:
-            continue
-        # 8-bit Lab of the exposure-normalised face: OpenCV converts bytes far faster.
-        lab = cv2.cvtColor(np.clip(crop * gain, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
-        far_body = (colour_distance(lab, body) > _FOREIGN).astype(np.uint8)
-        if cv2.distanceTransform(far_body, cv2.DIST_L2, 3).max() < core:
-            continue  # nothing foreign is thicker than a stroke
-        # The letter's ink is foreign to the body too; a token touching a letter is told
-        # from it by colour (ink: the face's darkest, or lightest, tenth).
-        lum = lab[..., 0].ravel()
-        dark = kind_idx[r, c] != 1 or pol_of[j] > 0
-        k = int(0.08 * len(lum)) if dark else int(0.92 * len(lum))
-        cut = np.partition(lum, k)[k]
-        tail = lab[..., 0] <= cut if dark else lab[..., 0] >= cut
-        ink = np.median(lab[tail], axis=0) if tail.any() else body
-        both = far_body & (colour_distance(lab, ink) > _FOREIGN).astype(np.uint8)
-        found = _discs(both * 255, scale * p)
-        if not found:
-            # A token of the ink's colour (a black one on black letters): only a solid disc
-            # wider than any stroke junction counts.
-            found = _discs(far_body * 255, scale * p, min_core=0.15)
-        if found:
-            token[r, c], sure[r, c] = True, max(s_ for _, _, s_ in found)
     return token, sure, odd
+
+
+def _best_box(body: np.ndarray, sides: range, m: int) -> tuple[float, int, np.ndarray]:
+    """The box of body (``body``: 0..1 per pixel) with a thin empty ring around it that fits
+    best, of one of ``sides`` and within ``m`` pixels of the middle of ``body`` (as
+    :func:`companion.vision.face.locate_faces`, every size and place at once): its fit, side
+    and centre (x, y) in ``body``'s pixels."""
+    n = body.shape[0]
+    integral = cv2.integral(body.astype(np.float32), sdepth=cv2.CV_64F)
+    sizes = np.asarray(list(sides), np.int64)
+    offs = np.arange(-m, m + 1)
+    s = sizes[:, None, None]
+    x0 = np.round((n - 1) / 2.0 - s / 2.0 + offs[None, None, :]).astype(np.int64) + 0 * offs[None, :, None]
+    y0 = np.round((n - 1) / 2.0 - s / 2.0 + offs[None, :, None]).astype(np.int64) + 0 * offs[None, None, :]
+    ring = np.maximum(2, np.round(0.06 * s)).astype(np.int64)
+
+    def box(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
+        xa, xb = np.clip(xa, 0, n), np.clip(xb, 0, n)
+        ya, yb = np.clip(ya, 0, n), np.clip(yb, 0, n)
+        return integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
+
+    inside = box(x0, y0, x0 + s, y0 + s)
+    outer = box(x0 - ring, y0 - ring, x0 + s + ring, y0 + s + ring)
+    fit = inside / (s * s) - (outer - inside) / ((s + 2 * ring) ** 2 - s * s)
+    fit = fit - 0.15 * (offs[None, :, None] ** 2 + offs[None, None, :] ** 2) / max(m * m, 1)
+    k, iy, ix = np.unravel_index(int(np.argmax(fit)), fit.shape)
+    side = int(sizes[k])
+    centre = np.array([x0[k, iy, ix] + side / 2.0, y0[k, iy, ix] + side / 2.0])
+    return float(fit[k, iy, ix]), side, centre
+
+
+def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, sides: range, m: int = 4
+              ) -> tuple[float, int, np.ndarray, np.ndarray] | None:
+    """A face at full resolution: the box of its body's colour with a gap around it, of one
+    of ``sides`` (pixels), within ``m`` pixels of ``centre``. Returns the fit (-1..1), the
+    side, the face's centre, and the crop (side + 2m wide around ``centre``) of pixels
+    foreign to the body; None where the crop leaves the board."""
+    rect, gain = ev.extra["rectified"], ev.extra["exposure"]
+    r, c = rc
+    if kind == 1:
+        pol_of = ev.tile_polarity or [1]
+        j = min(int(ev.tile_set[r, c]), len(pol_of) - 1)
+        body_bgr = ev.stats.body(int(pol_of[j]))[r, c] / ev.light[r, c]
+    else:
+        body_bgr = ev.stats.median[r, c] / ev.light[r, c]
+    largest = max(sides)
+    big = face_crop(rect, (float(centre[0]), float(centre[1])), largest + 2 * m)
+    if big.shape[:2] != (largest + 2 * m, largest + 2 * m):
+        return None
+    norm = np.clip(big.astype(np.float32) * (gain / np.maximum(ev.light[r, c], 1e-3)), 0, 255).astype(np.uint8)
+    far = colour_distance(cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32), to_lab(body_bgr)) > _TOKEN_FOREIGN
+    fit, side, at0 = _best_box((~far).astype(np.float32), sides, m)
+    mid = (largest + 2 * m - 1) / 2.0
+    return fit, side, np.asarray(centre, np.float64) + (at0 - 0.5 - mid), far
+
+
+def _full_face_size(
+    ev: Evidence, kind_idx: np.ndarray, centres: dict[tuple[int, int], np.ndarray], face_px: float, p: int
+) -> float:
+    """The faces' size at full resolution (the half-resolution one is a couple of pixels
+    off, and the value digits lie that near a face's edge): the median best box over a dozen
+    faces with letters."""
+    lettered = [rc for rc in centres if kind_idx[rc] == 1 and ev.glyph_at[rc] >= 0]
+    if not lettered:
+        return face_px
+    pick = [lettered[i] for i in np.linspace(0, len(lettered) - 1, min(8, len(lettered))).round().astype(int)]
+    sides = range(int(0.82 * p), p + 1)
+    found = [f[1] for rc in pick if (f := _face_fit(ev, 1, rc, centres[rc], sides)) is not None and f[0] > 0.3]
+    return float(np.median(found)) if len(found) >= 3 else face_px
+
+
+def _read_inks(
+    grey: np.ndarray,
+    ev: Evidence,
+    kind_idx: np.ndarray,
+    centres: dict[tuple[int, int], np.ndarray],
+    face_px: float,
+    p: int,
+) -> dict[tuple[int, int], FaceInk]:
+    """The ink of every face-up tile, its crop centred on the face. The faces found at half
+    resolution are a few pixels off, enough to push the small value digits out of a crop a
+    square wide; the letter, found at full resolution, sits at one place on every face of a
+    set: each face is cut again around its letter, moved by the set's usual offset (and
+    ``centres`` corrected)."""
+    side = _CROP * p
+    frac = min(0.97, face_px / side)
+
+    def cut(rc: tuple[int, int], centre: np.ndarray) -> FaceInk:
+        j = int(ev.tile_set[rc])
+        pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
+        return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
+
+    inks: dict[tuple[int, int], FaceInk] = {}
+    letter_at: dict[tuple[int, int], np.ndarray] = {}
+    for rc, centre in centres.items():
+        rc = (int(rc[0]), int(rc[1]))
+        if kind_idx[rc] != 1:
+            continue
+        ink = inks[rc] = cut(rc, centre)
+        if ink.box is not None:
+            x, y, w, h = ink.box
+            origin = np.round(np.asarray(centre, np.float64) - side / 2.0)
+            letter_at[rc] = origin + (x + w / 2.0, y + h / 2.0)
+    by_set: dict[int, list[np.ndarray]] = {}
+    for rc, at in letter_at.items():
+        by_set.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)
+    every = np.median(np.concatenate([np.stack(v) for v in by_set.values()]), axis=0) if by_set else None
+    for rc, at in letter_at.items():
+        offs = by_set[int(ev.tile_set[rc])]
+        off = np.median(np.stack(offs), axis=0) if len(offs) >= 3 else every
+        moved = at + off
+        if np.hypot(*(moved - centres[rc])) > 1.5:
+            centres[rc] = moved
+            inks[rc] = cut(rc, moved)
+    return inks
 
 
 @dataclass
@@ -1095,7 +1446,7 @@ def read_board_cells(
     tileset = tileset or get_tileset("en")
     geo = Geometry(layout.rows, layout.cols, cell_px, margin)
     _check(rectified, geo)
-    ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet))
+    ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet), dict(tileset.values))
     scores = kind_scores(ev)
     probs = _softmax(scores)
     kind_idx = probs[..., :3].argmax(-1)
@@ -1103,31 +1454,13 @@ def read_board_cells(
     p = geo.cell_px
 
     centres, face_px, fits = _faces(ev, geo, kind_idx)
+    face_px = _full_face_size(ev, kind_idx, centres, face_px, p)
     ev.extra["fits"] = fits
-    tokens, token_sure, odd = find_tokens(ev, layout, kind_idx, centres, face_px)
-    ev.extra["odd"] = odd
-    # Belief falls as more of a square is something unexplained (a finger, a sleeve), and
-    # where the grid's lines are gone (something over the board, whatever its colour); a
-    # hand is large: the squares within two of such a square are in doubt too.
-    clear = np.clip(1.0 - (odd - _ODD_ALLOWED) / _ODD_SPAN, 0.0, 1.0)
-    covered = lost_lines(ev, kind_idx) >= 2
-    near = cv2.dilate(covered.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    clear = np.where(covered, np.minimum(clear, 0.2), np.where(near, np.minimum(clear, 0.45), clear))
-    ev.extra["covered"] = covered
     ev.extra["face_px"] = face_px
+    ev.extra["centres"] = centres
 
-    grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    inks: dict[tuple[int, int], FaceInk] = {}
-    for (r, c), centre in centres.items():
-        if kind_idx[r, c] != 1:
-            continue
-        j = int(ev.tile_set[r, c])
-        pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
-        # A square's pitch around the face: the whole face with its value digits even when it
-        # is found a few pixels off (faces nearly fill their squares; a neighbour's ink
-        # then touches the crop's edge and is left out).
-        crop = face_crop(grey, (float(centre[0]), float(centre[1])), _CROP * p)
-        inks[(int(r), int(c))] = split_face(crop, polarity=pol, face_frac=0.92)
+    grey = ev.extra["grey"]
+    inks = _read_inks(grey, ev, kind_idx, centres, face_px, p)
 
     letters = sorted(tileset.alphabet)
     values = dict(tileset.values)
@@ -1137,7 +1470,7 @@ def read_board_cells(
         reader = letter_reader(profile.arrays if profile is not None else None)
         scored = reader.score([f for _, f in with_glyph], letters, values)
         first = scored.decide(None, values)
-        # The board's usual turn is a prior for every tile (and the only clue for a blank).
+        # The board's usual turn is a prior for every tile.
         turns = np.ones(4)
         for g in first:
             if g.p_rotation > 0.9:
@@ -1154,7 +1487,18 @@ def read_board_cells(
             turns[g.rotation // 90] += 1
     else:
         raise CompanionError(f"unknown letter backend {backend!r} (own, tesseract)")
-    usual_turn = 90 * int(np.argmax(turns))
+
+    rotations: dict[tuple[int, int], int | None] = {rc: g.rotation for rc, g in guesses.items()}
+    tokens, token_sure, odd = find_tokens(ev, layout, kind_idx, centres, face_px, rotations)
+    ev.extra["odd"] = odd
+    # Belief falls as more of a square is something unexplained (a finger, a sleeve), and
+    # where the grid's lines are gone (something over the board, whatever its colour); a
+    # hand is large: the squares within two of such a square are in doubt too.
+    clear = np.clip(1.0 - (odd - _ODD_ALLOWED) / _ODD_SPAN, 0.0, 1.0)
+    covered = lost_lines(ev, kind_idx) >= 2
+    near = cv2.dilate(covered.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    clear = np.where(covered, np.minimum(clear, 0.2), np.where(near, np.minimum(clear, 0.45), clear))
+    ev.extra["covered"] = covered
 
     out: list[CellReading] = []
     for r in range(R):
@@ -1181,7 +1525,7 @@ def read_board_cells(
                 ink = inks.get((r, c))
                 # No letter-sized ink: a blank face. Ink that is there but unreadable is doubt.
                 doubt = 0.5 if (ink is not None and ink.ink > 0.06) else 1.0
-                out.append(CellReading(r, c, "tile", BLANK, usual_turn, rgb, set_name, tok, _clip(pk * 0.9 * doubt * tk)))
+                out.append(CellReading(r, c, "tile", BLANK, BLANK_TURN, rgb, set_name, tok, _clip(pk * 0.9 * doubt * tk)))
                 continue
             conf = pk * g.p_letter * g.p_rotation * tk
             out.append(CellReading(r, c, "tile", g.letter, g.rotation, rgb, set_name, tok, _clip(conf)))

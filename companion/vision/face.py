@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
+_DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,8 @@ def split_face(
     """Separate the ink of a face crop into letter and value digits.
 
     ``grey``: the crop around one face, the face roughly centred and filling ``face_frac`` of
-    it. Components touching the crop's border are the board or a neighbour, not ink of this
-    face. The letter is the largest component near the centre plus the small marks that sit
+    it. Components reaching out of the face's box (give or take a few pixels) or touching the
+    crop's border are the board or a neighbour, not ink of this face. The letter is the largest component near the centre plus the small marks that sit
     beside it along one axis (diacritics); components off both of its axes, in a corner, are
     the value digits.
     """
@@ -108,13 +109,19 @@ def split_face(
     stats, cents = stats_arr.tolist(), cents_arr.tolist()
     face_px = face_frac * min(h, w)
     area_min = max(2, int(0.0015 * face_px * face_px))
+    # The face's box in the crop, a little wider (it is found a few pixels off): ink reaching
+    # out of it is the board's or a neighbour's. A crop the face fills ends at the crop.
+    slack_x = max(1.0, (w - face_frac * w) / 2.0 - 0.06 * face_px)
+    slack_y = max(1.0, (h - face_frac * h) / 2.0 - 0.06 * face_px)
+    lo_x, hi_x = slack_x, w - slack_x
+    lo_y, hi_y = slack_y, h - slack_y
     keep = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area < area_min:
             continue
-        if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
-            continue  # the board, a neighbour or the face's own edge at the crop's border
+        if x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
+            continue  # the board, a neighbour or the face's own edge: not inside the face
         keep.append(i)
     total = float(cv2.countNonZero(binary)) / (h * w)
     if not keep:
@@ -130,8 +137,7 @@ def split_face(
     if max(mw, mh) < 0.18 * face_px or letter_score(main) <= 0:
         return FaceInk(None, contrast=contrast, ink=total, polarity=pol)
     letter = [main]
-    digits = []
-    stray = 0
+    others = []
     x0, y0, x1, y1 = mx, my, mx + mw, my + mh
     size = max(mw, mh)
     for i in keep:
@@ -145,20 +151,14 @@ def split_face(
             x >= x0 - 0.45 * size and x + bw <= x1 + 0.45 * size and y >= y0 - 0.45 * size and y + bh <= y1 + 0.45 * size
         )
         small = max(bw, bh) < 0.45 * size
-        # Value digits sit in a corner of the face, their middle off the letter's own box on
-        # at least one axis (they may tuck under a wide letter's corner).
         fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-        # (one axis a little less: the first of two digits, "10", sits further in)
-        in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
-        off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
-        if small and in_corner and off_box:
-            digits.append(i)
-        elif (inside_x and inside_y) or (near and small and max(bw, bh) <= 3 * min(bw, bh)):
+        cornerish = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14 and not (x0 <= cx <= x1 and y0 <= cy <= y1)
+        if (inside_x and inside_y) or (near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh)):
             # A piece of the letter (glare breaks strokes), or a diacritic beside it: dots and
             # accents are compact; a thin sliver along the letter is the face's edge or a gap.
             letter.append(i)
         else:
-            stray += area
+            others.append(i)
     lx0 = min(stats[i][0] for i in letter)
     ly0 = min(stats[i][1] for i in letter)
     lx1 = max(stats[i][0] + stats[i][2] for i in letter)
@@ -170,38 +170,76 @@ def split_face(
     mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
     lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
+
+    # The value digits are small and thin: blur leaves their strokes paler than the letter's,
+    # so they are looked for at a lower level of ink, away from the letter.
+    letter_px = cv2.dilate(lut[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
+    faint = ((ink > _DIGIT_INK) & (letter_px == 0)).astype(np.uint8)
+    dn, dlabels, dstats_arr, dcents_arr = cv2.connectedComponentsWithStats(faint, connectivity=8)
+    dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
+    digits = []
+    for i in range(1, dn):
+        x, y, bw, bh, area = dstats[i]
+        if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
+            continue
+        cx, cy = dcents[i]
+        # Digits sit diagonally off the letter, a third of the face away on each axis (the
+        # first of two a little nearer); what lies half a face off is the face's edge.
+        ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
+        if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
+            continue
+        small = max(bw, bh) < 0.45 * size
+        # A disc in a corner is a game token (the companion asks players to put one in the
+        # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
+        if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh):
+            continue
+        # Value digits sit in a corner of the face, their middle off the letter's own box on
+        # at least one axis (they may tuck under a wide letter's corner).
+        fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
+        # (one axis a little less: the first of two digits, "10", sits further in)
+        in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
+        off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+        if small and in_corner and off_box:
+            digits.append(i)
+    # Ink of this face that is neither letter nor value digits (a token, a smudge).
+    digit_px = np.isin(dlabels, digits) if digits else np.zeros_like(faint, bool)
+    stray = sum(
+        int(stats[i][4]) for i in others
+        if not digit_px[int(round(cents[i][1])), int(round(cents[i][0]))]
+    )
     corner = None
     digit_out: list[tuple[np.ndarray, float, float]] = []
     if digits:
         # One corner holds the value; digits in another are a neighbour's, seen past the edge.
         groups: dict[tuple[int, int], list[int]] = {}
         for i in digits:
-            key = (1 if cents[i][0] > cx0 else -1, 1 if cents[i][1] > cy0 else -1)
+            key = (1 if dcents[i][0] > cx0 else -1, 1 if dcents[i][1] > cy0 else -1)
             groups.setdefault(key, []).append(i)
+
         def weight(k: tuple[int, int]) -> float:
             # Own digits sit inside the face; a neighbour's shows right at the crop's edge.
             border = min(
-                min(stats[i][0], stats[i][1], w - stats[i][0] - stats[i][2], h - stats[i][1] - stats[i][3])
+                min(dstats[i][0], dstats[i][1], w - dstats[i][0] - dstats[i][2], h - dstats[i][1] - dstats[i][3])
                 for i in groups[k]
             )
             inset = min(1.0, (border + 1) / max(1.0, 0.06 * face_px))
-            return sum(int(stats[i][4]) for i in groups[k]) * inset
+            return sum(int(dstats[i][4]) for i in groups[k]) * inset
 
         key = max(groups, key=weight)
-        stray += sum(int(stats[i][4]) for k, g in groups.items() if k != key for i in g)
+        stray += sum(int(dstats[i][4]) for k, g in groups.items() if k != key for i in g)
         digits = groups[key]
-        dx0 = min(stats[i][0] for i in digits)
-        dy0 = min(stats[i][1] for i in digits)
-        dx1 = max(stats[i][0] + stats[i][2] for i in digits)
-        dy1 = max(stats[i][1] + stats[i][3] for i in digits)
+        dx0 = min(dstats[i][0] for i in digits)
+        dy0 = min(dstats[i][1] for i in digits)
+        dx1 = max(dstats[i][0] + dstats[i][2] for i in digits)
+        dy1 = max(dstats[i][1] + dstats[i][3] for i in digits)
         dcx, dcy = (dx0 + dx1) / 2.0, (dy0 + dy1) / 2.0
         corner = (1 if dcx > lcx else -1, 1 if dcy > lcy else -1)
         for i in digits:
-            x, y, bw, bh, _ = stats[i]
-            m = labels[y : y + bh, x : x + bw] == i
+            x, y, bw, bh, _ = dstats[i]
+            m = dlabels[y : y + bh, x : x + bw] == i
             m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             digit_out.append(
-                (fit_square(ink[y : y + bh, x : x + bw] * m), (cents[i][0] - lcx) / face_px, (cents[i][1] - lcy) / face_px)
+                (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
             )
     return FaceInk(
         glyph,

@@ -190,6 +190,25 @@ class FaceScores:
     logp: np.ndarray  # (N, 4, L)
     values: list[list[str | None]]
     letters: list[str]
+    # (N,) the network's belief that the picture is one of the letters (in its likeliest turn)
+    # rather than ink that is no letter: what tells a letter from the board's print.
+    letterness: np.ndarray | None = None
+
+    def concat(self, other: FaceScores) -> FaceScores:
+        """These faces' scores followed by ``other``'s (over the same letters)."""
+        def both(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None or b is None else np.concatenate([a, b])
+
+        return FaceScores(np.concatenate([self.logp, other.logp]), list(self.values) + list(other.values),
+                          self.letters, both(self.letterness, other.letterness))
+
+    def subset(self, rows: list[int]) -> FaceScores:
+        """The scores of some faces only (in the order given)."""
+        idx = np.asarray(rows, np.int64)
+        return FaceScores(
+            self.logp[idx], [self.values[i] for i in rows] if self.values else [], self.letters,
+            None if self.letterness is None else self.letterness[idx],
+        )
 
     def decide(self, rotation_prior: np.ndarray | None = None, value_of: dict[str, int] | None = None) -> list[LetterGuess]:
         """The most likely (letter, turn) of each face under a prior over turns."""
@@ -231,12 +250,14 @@ class LetterReader:
         value. All faces and all digits go through the network in one batch each."""
         n = len(faces)
         if n == 0:
-            return FaceScores(np.zeros((0, 4, len(letters)), np.float32), [], letters)
+            return FaceScores(np.zeros((0, 4, len(letters)), np.float32), [], letters, np.zeros(0, np.float32))
         glyphs = np.stack([f.glyph for f in faces])
         feats = glyph_features(glyphs, turns=True)  # (N, 4, D)
         idx = self.model.index(letters)
         logits = self.model.logits(feats.reshape(n * 4, -1)).reshape(n, 4, -1)
         logp = np.log(softmax(logits[:, :, idx]) + 1e-6)  # (N, 4, L)
+        with_other = softmax(logits[:, :, self.model.index(list(letters) + [OTHER])])
+        letterness = with_other[..., :-1].max(2).max(1).astype(np.float32)
         if self.own_features is not None and len(self.own_labels):
             logp = 0.5 * logp + 0.5 * self._own_logp(feats, letters)
         # The corner the digits are in says the turn.
@@ -281,7 +302,7 @@ class LetterReader:
                     agrees = value_str == text
                     # A value read surely and disagreeing is strong evidence against a letter.
                     logp[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
-        return FaceScores(logp, read_values, letters)
+        return FaceScores(logp, read_values, letters, letterness)
 
     def _own_logp(self, feats: np.ndarray, letters: list[str]) -> np.ndarray:
         """log p(letter) from the nearest of the user's own pictures (per turn)."""

@@ -15,6 +15,8 @@ Kind = Literal["empty", "tile", "back"]
 KINDS: tuple[str, ...] = ("empty", "tile", "back")
 ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
 BLANK_FACE = "?"  # the letter of a face-up blank tile
+# A blank's rotation: nothing printed on it shows a turn, so it is read (and labelled) upright.
+BLANK_TURN = 0
 
 
 @dataclass(frozen=True)

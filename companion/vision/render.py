@@ -24,6 +24,15 @@ Truth conventions (see also ``RenderedScene``):
 - Cells follow the contract's orientation: row 0 is the grid edge nearest the top of the image.
   The quarter turn between the board as printed (the spec's ``content``) and that orientation is
   ``quarter_turns``; rotations in the truth are seen from the image's bottom edge.
+- A face-up blank (``?``) has rotation 0 in the truth, whatever the spec says: nothing is
+  printed on it, so nobody can see its turn.
+- A token on a face-up tile lies in the tile's own top-left corner (the letter upright), clear
+  of the letter and the value: the companion's convention (it tells players where to put a
+  token, as the dungeon game's treasure), which keeps the print readable. On an empty square or
+  a back a token lies anywhere on it. Tokens are small discs (``TOKEN_RADIUS``).
+- Faces are printed as measured on real tiles: the letter about half the face high, a little
+  above the middle; the value small (0.15 of the face) at the bottom right, clear of the letter
+  (``LETTER_CENTRE`` and what follows it).
 - ``rgb`` of a tile or back is the mean colour of its rendered face texture (body, bevel, wood
   grain; ink excluded) *before* any light, blur or noise: the colour the set has under neutral
   light, not the pixels a reader will see.
@@ -51,7 +60,7 @@ from companion.core.board import Premium, layout_for_grid
 from companion.core.tiles import BLANK, get_tileset
 from companion.vision.glyphs import load_atlas
 from companion.vision.grid import GridLocation
-from companion.vision.reading import BoardReading, CellReading
+from companion.vision.reading import BLANK_TURN, BoardReading, CellReading
 from companion.vision.scene import (
     TOKEN_COLOURS,
     BadScene,
@@ -503,25 +512,58 @@ def _face_factor(T: int, corner: float, kind: str, wood: bool, variant: int) -> 
     return f
 
 
+# Where a face's print lies, as fractions of the face's edge, measured on real tiles (the
+# scrabscrap photos): the letter's box centred a little above the middle, its cap height about
+# half the face; the value small (about 0.15 of the face) in the bottom-right corner, well clear
+# of the letter (makers leave a visible gap; the letter is made smaller where it would not).
+LETTER_CENTRE = (0.49, 0.47)
+LETTER_MAX_WIDTH = 0.62
+VALUE_RIGHT, VALUE_BOTTOM = 0.87, 0.89
+VALUE_GAP = 0.05  # least gap between the letter's box and the value's, on one axis at least
+# The companion's convention for a token on a face-up tile: it lies in the tile's own top-left
+# corner (the letter upright), where nothing is printed; the companion tells players to put it
+# there. On an empty square or a back it may lie anywhere on the square.
+TOKEN_RADIUS = 0.10  # squares: a small disc (under 4 mm across on a 19 mm square)
+TOKEN_HEIGHT = 0.05
+TOKEN_INSET = 0.03  # squares between a token on a face and the face's edges
+TOKEN_GAP = 0.05  # least gap between such a token and the letter's ink, fraction of the face
+
+
 @lru_cache(maxsize=2048)
 def _face_ink(letter: str | None, value: int, font: int, T: int, letter_height: float, value_height: float,
-              rotation: int) -> np.ndarray:
-    """The ink (0..1) of a face: the letter a little above and left of centre, the value at the
-    bottom right, all turned clockwise by ``rotation``. None or a blank: no ink."""
+              rotation: int, size: float = 0.94) -> np.ndarray:
+    """The ink (0..1) of a face: the letter a little above the centre, the value small at the
+    bottom right and clear of the letter (see ``LETTER_CENTRE``), all turned clockwise by
+    ``rotation``. ``size``: the face's edge in squares (where a token's corner lies on it).
+    None or a blank: no ink."""
     ink = np.zeros((T, T), np.float32)
     if letter is None or letter == BLANK:
         ink.flags.writeable = False
         return ink
-    g = _glyph(letter, font, letter_height * T)
-    if g.shape[1] > 0.8 * T or g.shape[0] > 0.8 * T:
-        s = min(0.8 * T / g.shape[1], 0.8 * T / g.shape[0])
-        g = cv2.resize(g, (max(1, round(g.shape[1] * s)), max(1, round(g.shape[0] * s))), interpolation=cv2.INTER_AREA)
-    x = round(0.46 * T - g.shape[1] / 2)
-    y = round(0.46 * T - g.shape[0] / 2)
-    ink[y : y + g.shape[0], x : x + g.shape[1]] = g
     digits = _text(str(value), font, value_height * T, gap=0.08)
-    dx = round(0.9 * T - digits.shape[1])
-    dy = round(0.9 * T - digits.shape[0])
+    dx = round(VALUE_RIGHT * T - digits.shape[1])
+    dy = round(VALUE_BOTTOM * T - digits.shape[0])
+    g = _glyph(letter, font, letter_height * T)
+    s = min(1.0, LETTER_MAX_WIDTH * T / g.shape[1], 0.7 * T / g.shape[0])
+    # The token's corner (see TOKEN_RADIUS): the letter's ink keeps clear of it too.
+    tc = (TOKEN_INSET + TOKEN_RADIUS) / size * T
+    tr = (TOKEN_RADIUS / size + TOKEN_GAP) * T
+    gap = VALUE_GAP * T
+    scaled = g
+    while True:
+        h, w = max(1, round(g.shape[0] * s)), max(1, round(g.shape[1] * s))
+        x = round(LETTER_CENTRE[0] * T - w / 2)
+        y = round(LETTER_CENTRE[1] * T - h / 2)
+        if s < 1.0:
+            scaled = cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA)
+        clear_value = x + w <= dx - gap or y + h <= dy - gap
+        ys, xs = np.nonzero(scaled > 0.3)
+        clear_token = len(xs) == 0 or float(np.min((xs + x - tc) ** 2 + (ys + y - tc) ** 2)) >= tr * tr
+        if (clear_value and clear_token) or s < 0.5:
+            break
+        s *= 0.96
+    g = scaled
+    ink[y : y + g.shape[0], x : x + g.shape[1]] = g
     ink[dy : dy + digits.shape[0], dx : dx + digits.shape[1]] = np.maximum(
         ink[dy : dy + digits.shape[0], dx : dx + digits.shape[1]], digits)
     if rotation:
@@ -537,7 +579,8 @@ def _face(look: TileLook, kind: str, letter: str | None, value: int, font: int, 
     mean body colour (r, g, b) with the ink left out."""
     alpha, _ = _face_shape(T, look.corner)
     f = _face_factor(T, look.corner, kind, look.wood, variant if look.wood else 0)
-    ink = _face_ink(letter if kind == "tile" else None, value, font, T, look.letter_height, look.value_height, rotation)
+    ink = _face_ink(letter if kind == "tile" else None, value, font, T, look.letter_height, look.value_height,
+                    rotation, look.size)
     body = np.asarray(_bgr(look.body if kind == "tile" else look.back), np.float32)
     inside = (alpha > 0.5) & (ink < 0.1)
     mean_bgr = body * float(f[inside].mean())
@@ -649,7 +692,7 @@ def _face_homography(view: _View, cx: float, cy: float, yaw: float, size: float,
 
 def _draw_token(canvas: np.ndarray, view: _View, name: str, x: float, y: float, z: float) -> None:
     body, rim = TOKEN_COLOURS[name]
-    r, h = 0.2, 0.05
+    r, h = TOKEN_RADIUS, TOKEN_HEIGHT
     a = np.linspace(0, 2 * math.pi, 28, endpoint=False)
     ring = np.column_stack([np.cos(a), np.sin(a)])
     top = view.project(np.column_stack([x + r * ring[:, 0], y + r * ring[:, 1], np.full(len(a), z - h)]))
@@ -1007,11 +1050,21 @@ def _pieces(spec: SceneSpec, seed: int) -> list[_Piece]:
         ox, oy = rng.uniform(-1, 1, 2) * spec.tile_offset
         yaw = math.radians(rng.uniform(-1, 1) * spec.tile_jitter_deg)
         variant = int(rng.integers(8))
-        corner = rng.integers(4)
-        tdx, tdy = ((-0.2, -0.2), (0.2, -0.2), (0.2, 0.2), (-0.2, 0.2))[int(corner)]
         look = spec.looks[s.set] if s.kind != "empty" else None
         if look is None:
             ox = oy = yaw = 0.0
+        if s.kind == "tile":
+            # The companion's convention: in the tile's own top-left corner, turned with the
+            # tile (and its small yaw), clear of letter and value (see TOKEN_RADIUS).
+            assert look is not None
+            d = look.size / 2 - TOKEN_INSET - TOKEN_RADIUS
+            a = math.radians(s.rotation) + yaw
+            tdx, tdy = -d * math.cos(a) + d * math.sin(a), -d * math.sin(a) - d * math.cos(a)
+        else:
+            # Anywhere on an empty square or a back, wholly on it and clear of its edges (a
+            # token put on a square is put on it, not on the seam between two).
+            reach = (look.size / 2 if look is not None else 0.5) - TOKEN_RADIUS - 0.1
+            tdx, tdy = (float(v) for v in rng.uniform(-reach, reach, 2))
         out.append(_Piece(sq, s, sq[1] + 0.5 + ox, sq[0] + 0.5 + oy, yaw, look, variant, tdx, tdy))
     return out
 
@@ -1146,7 +1199,9 @@ def _truth(spec: SceneSpec, view: _View, rgb_of: dict[Coord, tuple[int, int, int
             elif what.kind == "back":
                 cells.append(CellReading(r, c, "back", rgb=rgb_contract[(r, c)], set=what.set, token=token))
             else:
-                cells.append(CellReading(r, c, "tile", letter=what.letter, rotation=(what.rotation + 90 * k) % 360,
+                # A blank's turn is invisible (nothing is printed on it): its truth is 0.
+                turn = BLANK_TURN if what.letter == BLANK else (what.rotation + 90 * k) % 360
+                cells.append(CellReading(r, c, "tile", letter=what.letter, rotation=turn,
                                          rgb=rgb_contract[(r, c)], set=what.set, token=token))
     corners = tuple((float(x), float(y)) for x, y in location.corners)
     return BoardReading(n, n, corners, tuple(cells)), location, k

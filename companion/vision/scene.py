@@ -51,8 +51,10 @@ class Square:
     ``kind``: ``tile`` (face up), ``back`` (face down) or ``empty`` (only useful with a token).
     ``letter``: for a face-up tile the letter as printed, or ``?`` for a blank (then neither
     glyph nor value is printed). ``rotation``: clockwise turn of the face from upright, seen
-    from the board's bottom edge (0, 90, 180, 270). ``set``: the name of a :class:`TileLook` in
-    the scene. ``token``: colour name of a token lying on the square (see ``TOKEN_COLOURS``).
+    from the board's bottom edge (0, 90, 180, 270); a blank's is drawn but not seen (its
+    truth is 0). ``set``: the name of a :class:`TileLook` in the scene. ``token``: colour name
+    of a token lying on the square (see ``TOKEN_COLOURS``): on a face-up tile it lies in the
+    tile's own top-left corner (the companion's convention), elsewhere anywhere on the square.
     """
 
     kind: Literal["tile", "back", "empty"] = "tile"
@@ -107,7 +109,8 @@ class TileLook:
     """How the tiles of one physical set look. ``name`` is what the truth's ``set`` says.
 
     ``back`` is the colour of a face-down tile: it differs visibly from ``body`` so that a
-    reader can tell a back from a blank. ``wood`` adds grain to face and back.
+    reader can tell a back from a blank, and from the faces and backs of the other looks, as
+    the sets on one table do. ``wood`` adds grain to face and back.
     """
 
     name: str
@@ -118,13 +121,15 @@ class TileLook:
     size: float = 0.94  # edge length of the face, in squares (tiles nearly fill their squares)
     thickness: float = 0.22  # height above the board, in squares (4.5 mm on a 19 mm square)
     corner: float = 0.12  # corner radius, as a fraction of the edge
-    letter_height: float = 0.56  # cap height of the letter, as a fraction of the edge
-    value_height: float = 0.2  # height of the value digits
+    letter_height: float = 0.47  # cap height of the letter, as a fraction of the edge (real tiles: 0.46-0.48)
+    value_height: float = 0.15  # height of the value digits (real tiles: about 0.15)
 
 
 TILE_LOOKS: Mapping[str, TileLook] = MappingProxyType(
     {
-        "ivory": TileLook("ivory", body=(232, 224, 200), back=(176, 150, 112), ink=(38, 44, 40)),
+        # Backs differ from every face and back of the other sets as real sets' do (a slate
+        # back for ivory: a tan one would be a wood face's colour).
+        "ivory": TileLook("ivory", body=(232, 224, 200), back=(122, 120, 114), ink=(38, 44, 40)),
         "blue": TileLook("blue", body=(92, 142, 205), back=(40, 70, 130), ink=(245, 245, 240)),
         "pink": TileLook("pink", body=(236, 158, 178), back=(168, 80, 110), ink=(40, 30, 35)),
         "wood": TileLook("wood", body=(206, 166, 116), back=(140, 98, 60), ink=(25, 20, 15), wood=True),

@@ -71,7 +71,8 @@ def test_truth_follows_the_contract_and_the_content() -> None:
         assert cell.kind == s.kind
         assert cell.token == (s.token is not None)
         if s.kind == "tile":
-            assert cell.letter == s.letter and cell.rotation == (s.rotation + 90 * r.quarter_turns) % 360
+            turn = 0 if s.letter == "?" else (s.rotation + 90 * r.quarter_turns) % 360
+            assert cell.letter == s.letter and cell.rotation == turn
         if s.kind != "empty":
             assert cell.set == s.set and cell.rgb is not None
     assert sum(c.kind != "empty" or c.token for c in t.cells) == len(spec.content)
@@ -98,13 +99,16 @@ def test_a_frame_number_changes_only_the_noise() -> None:
 
 
 def test_content_is_printed_board_coordinates_and_truth_is_image_coordinates() -> None:
-    spec = clean(content={(0, 0): Square.tile("?", rotation=90), (14, 3): Square.back(), (5, 9): Square.tile("?", set="blue")})
+    blanks = {(0, 0): Square.tile("?", rotation=90), (14, 3): Square.back(), (5, 9): Square.tile("?", set="blue")}
+    spec = clean(content={**blanks, (9, 2): Square.tile("L", rotation=90)})
     for roll, k in ((0, 0), (90, 1), (180, 2), (270, 3), (100, 1), (-100, 3)):
         r = render(replace(spec, camera=Camera(size=SMALL, roll_deg=roll)), 0)
         assert r.quarter_turns == k
-        assert r.truth.cell(*r.to_contract((0, 0))).rotation == (90 + 90 * k) % 360
+        assert r.truth.cell(*r.to_contract((9, 2))).rotation == (90 + 90 * k) % 360
+        # Nothing printed on a blank shows its turn: its truth is upright, however it lies.
+        assert r.truth.cell(*r.to_contract((0, 0))).rotation == 0
         # Each piece lies in its truth square: that square's centre shows its colour.
-        for sq in spec.content:
+        for sq in blanks:
             rr, cc = r.to_contract(sq)
             cell = r.truth.cell(rr, cc)
             centre = r.location.to_image(np.array([[cc + 0.5, rr + 0.5]]))[0]
