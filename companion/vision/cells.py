@@ -713,7 +713,12 @@ def gather_evidence(
             # The empty board of the profile, seen under another light and camera setting:
             # map its colours onto this photo's class looks (an affine map of colour, fitted
             # robustly), which keeps what is the square's own (a star, a label, a worn spot).
-            empty_look = _map_colours(profile_empty.astype(np.float32), empty_look)
+            mapped = _map_colours(profile_empty.astype(np.float32), empty_look)
+            # Where the map misses this photo's own look of a class by more than a tile's
+            # spread (a camera's colour response is not affine: a saturated red drifts),
+            # the photo's look wins; the profile keeps only what is close to it.
+            off = colour_distance(to_lab(mapped), to_lab(empty_look)) > _TILE_RADIUS
+            empty_look = np.where(off[..., None], empty_look, mapped)
         d_e = np.where(empty_known, colour_distance(lab_med, to_lab(empty_look)), np.inf)
         # The light at each square: how much brighter each square is seen than its look, for
         # squares that look empty and for letters on a tile body, as a local median (light
@@ -922,22 +927,17 @@ def lost_lines(ev: Evidence, kind_idx: np.ndarray) -> np.ndarray:
     o = int(round(sg.origin))
     g = luminance(small)
     m = max(2, p // 8)  # a side's ends are left out: corners where lines cross
-    # Contrast across each border: the range of lightness over a band of 5 pixels on it.
-    def band_range(lines: np.ndarray) -> np.ndarray:
-        return lines.max(axis=1) - lines.min(axis=1)
-
-    horiz = np.zeros((R + 1, C), np.float32)  # border above row r (r = R: below the last)
-    for r in range(R + 1):
-        y = o + r * p
-        band = g[max(0, y - 2) : y + 3, o : o + C * p]
-        rng = band.max(axis=0) - band.min(axis=0)
-        horiz[r] = np.median(rng.reshape(C, p)[:, m:-m], axis=1)
-    vert = np.zeros((R, C + 1), np.float32)
-    for c in range(C + 1):
-        x = o + c * p
-        band = g[o : o + R * p, max(0, x - 2) : x + 3]
-        rng = band.max(axis=1) - band.min(axis=1)
-        vert[:, c] = np.median(rng.reshape(R, p)[:, m:-m], axis=1)
+    # Contrast across each border: the range of lightness over a band of 5 pixels on it, the
+    # median along each side (all borders at once).
+    band = np.arange(-2, 3)
+    ys = np.clip(o + np.arange(R + 1)[:, None] * p + band, 0, g.shape[0] - 1)  # (R + 1, 5)
+    across = g[ys, o : o + C * p]  # (R + 1, 5, C p)
+    rng_h = (across.max(axis=1) - across.min(axis=1)).reshape(R + 1, C, p)[:, :, m:-m]
+    horiz = np.median(rng_h, axis=2).astype(np.float32)  # border above row r (r = R: below the last)
+    xs = np.clip(o + np.arange(C + 1)[:, None] * p + band, 0, g.shape[1] - 1)  # (C + 1, 5)
+    across_v = g[o : o + R * p][:, xs]  # (R p, C + 1, 5)
+    rng_v = (across_v.max(axis=2) - across_v.min(axis=2)).reshape(R, p, C + 1)[:, m:-m, :]
+    vert = np.median(rng_v, axis=1).astype(np.float32)
     empty = kind_idx == 0
     # The board's own line contrast: sides between two empty squares, typically.
     both_h = np.zeros((R + 1, C), bool)
@@ -1112,6 +1112,9 @@ def find_tokens(
     classes = premium_classes(layout)
     empty = kind_idx == 0
     blocks_lab = seen_lab[o : o + R * p, o : o + C * p].reshape(R, p, C, p, 3).transpose(0, 2, 1, 3, 4)
+    # Where the class's own picture is known from enough of its squares, a token must
+    # differ from it (a premium's label is in that picture, a token is not).
+    pictured = np.zeros((R, C), bool)
     for k in np.unique(classes):
         mine = classes == k
         pool = mine & empty & (ev.d_empty < 2 * _TILE_RADIUS)
@@ -1128,6 +1131,7 @@ def find_tokens(
             picked = blocks[rows, cols]
             expect[mine] = np.median(picked, axis=0) if len(picked) >= 3 else picked.mean(axis=0)
             if len(picked) >= 3:
+                pictured |= mine
                 # Robustly: a hand over a few of them must not widen what is allowed.
                 spread = colour_distance(blocks_lab[rows, cols], to_lab(expect[mine][0]))
                 tolerance[mine] = 2.5 * np.median(spread, axis=0)
@@ -1167,8 +1171,17 @@ def find_tokens(
     # seams, teeth and the neighbours' edges show). The centre square is left alone when
     # empty: its star is a disc of print there.
     lo, hi = int(round(0.2 * p)), int(round(0.8 * p))
-    spot_empty = np.where(under_face, 0.0, spot[o : o + R * p, o : o + C * p])
     look_lab = to_lab(ev.empty_look)
+    # A token's middle is unlike the square's own look as well as its ring (what the full
+    # resolution test below asks too): print only unlike its ring is passed over here, at
+    # half resolution and for the whole board at once.
+    inner = mean_in[o : o + R * p, o : o + C * p]
+    own_look = np.repeat(np.repeat(look_lab, p, axis=0), p, axis=1)
+    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], _unlike(inner, own_look)))
+    unlike_class = (d > _TOKEN_FOREIGN) | ~pictured[:, :, None, None]
+    near_unlike = cv2.dilate(unlike_class.transpose(0, 2, 1, 3).reshape(R * p, C * p).astype(np.uint8),
+                             np.ones((3, 3), np.uint8)) > 0
+    spot_empty = np.where(near_unlike, spot_empty, 0.0)
     for r, c in np.argwhere(empty):
         if (r, c) == tuple(layout.centre):
             continue
@@ -1208,25 +1221,50 @@ def find_tokens(
         if found:
             token[r, c], sure[r, c] = True, max(v for _, _, v in found)
 
+    # Each face's body and ink colours (the ink's: the darker half of the middle, or the
+    # lighter for light ink), under the board's reference light.
+    pol_all = np.array(ev.tile_polarity or [1])
+    pol_sq = np.where(kind_idx == 1, pol_all[np.clip(ev.tile_set, 0, len(pol_all) - 1)], 1)
+    light_half = to_lab(ev.stats.light / ev.light)
+    dark_half = to_lab(ev.stats.dark / ev.light)
+    body_lab = np.where((pol_sq > 0)[..., None], light_half, dark_half)
+    body_lab = np.where((kind_idx == 1)[..., None], body_lab, to_lab(ev.stats.median / ev.light))
+    ink_lab = np.where((pol_sq > 0)[..., None], dark_half, light_half)
+
     # Tiles and backs, on the face found for each, against its body.
     typical = int(round(face_px))  # the faces' size is known to a pixel or two (sets differ)
     m = 3
+    hs = 0.9 * face_px / scale  # the face without its rim, at half resolution
+    n = int(round(hs))
+    boxes: dict[tuple[int, int], tuple[int, int]] = {}
+    # A token's middle is unlike the face's body and its ink too (as at full resolution
+    # below): a spot only unlike its ring (a letter's stroke beside the body) is passed over.
+    # Each face's colours are painted over its box, for the whole board at once.
+    face_body = np.zeros_like(seen_lab)
+    face_ink = np.zeros_like(seen_lab)
+    for (r, c), centre in faces.items():
+        hx, hy = (centre + 0.5) / scale - 0.5
+        bx0, by0 = int(round(hx - hs / 2)), int(round(hy - hs / 2))
+        if bx0 < 0 or by0 < 0 or by0 + n > spot.shape[0] or bx0 + n > spot.shape[1]:
+            continue
+        boxes[(r, c)] = (bx0, by0)
+        face_body[by0 : by0 + n, bx0 : bx0 + n] = body_lab[r, c]
+        face_ink[by0 : by0 + n, bx0 : bx0 + n] = ink_lab[r, c] if kind_idx[r, c] == 1 else body_lab[r, c]
+    unlike_face = np.minimum(_unlike(mean_in, face_body), _unlike(mean_in, face_ink)) if boxes else None
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
         turn = rotations.get((r, c))
         # Where a token may lie on this face (half resolution), and is there a spot there?
-        hx, hy = (centre + 0.5) / scale - 0.5
-        hs = 0.9 * face_px / scale  # the face without its rim
-        bx0, by0 = int(round(hx - hs / 2)), int(round(hy - hs / 2))
-        n = int(round(hs))
+        if (r, c) not in boxes:
+            continue
+        bx0, by0 = boxes[(r, c)]
         if k == 1:
             zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
         else:
             zones = [(-1, -1, n + 1, n + 1)]
         # (The letter fills the face's middle: a token lies between it and the edges.)
-        face_spot = spot[by0 : by0 + n, bx0 : bx0 + n].copy()
-        if face_spot.shape != (n, n):
-            continue
+        assert unlike_face is not None
+        face_spot = np.minimum(spot[by0 : by0 + n, bx0 : bx0 + n], unlike_face[by0 : by0 + n, bx0 : bx0 + n])
         # (Nor at the face's very edge, where the ring sees past it.)
         e_ = int(round(0.06 * n))
         face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
@@ -1265,28 +1303,31 @@ def find_tokens(
     odd = (foreign > 0).reshape(R, p, C, p).sum(axis=(1, 3)).astype(np.float32)
     odd = np.where(token, np.maximum(odd - disc_area, 0), odd) / float(p * p)
     odd[~empty] = 0.0
-    # On faces: neither body nor ink (the ink's colour: the darker half of the middle, or
-    # the lighter for light ink).
-    pol_all = np.array(ev.tile_polarity or [1])
-    pol_sq = np.where(kind_idx == 1, pol_all[np.clip(ev.tile_set, 0, len(pol_all) - 1)], 1)
-    light_half = to_lab(ev.stats.light / ev.light)
-    dark_half = to_lab(ev.stats.dark / ev.light)
-    body_lab = np.where((pol_sq > 0)[..., None], light_half, dark_half)
-    body_lab = np.where((kind_idx == 1)[..., None], body_lab, to_lab(ev.stats.median / ev.light))
-    ink_lab = np.where((pol_sq > 0)[..., None], dark_half, light_half)
-    for (r, c), centre in faces.items():
-        body, ink = body_lab[r, c], ink_lab[r, c]
-        cx, cy = (centre + 0.5) / scale - 0.5
-        h = 0.44 * face_px / scale
-        patch = seen_lab[max(0, int(round(cy - h))) : int(round(cy + h)), max(0, int(round(cx - h))) : int(round(cx + h))]
-        if patch.size == 0:
-            continue
-        d_ink = colour_distance(patch, ink)
+    # On faces: neither body nor ink. Each face's colours painted over its own patch, so
+    # that the distances are taken for the whole board at once.
+    if faces:
+        body_px = np.zeros_like(seen_lab)
+        ink_px = np.zeros_like(seen_lab)
+        patches = []
+        for (r, c), centre in faces.items():
+            cx, cy = (centre + 0.5) / scale - 0.5
+            h = 0.44 * face_px / scale
+            y0, y1 = max(0, int(round(cy - h))), int(round(cy + h))
+            x0, x1 = max(0, int(round(cx - h))), int(round(cx + h))
+            if y1 <= y0 or x1 <= x0:
+                continue
+            body_px[y0:y1, x0:x1] = body_lab[r, c]
+            ink_px[y0:y1, x0:x1] = ink_lab[r, c]
+            patches.append((r, c, y0, y1, x0, x1))
         # Pixels at the letter's edges are between body and ink: not foreign either.
-        near_ink = cv2.dilate((d_ink <= _FOREIGN).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        far = (colour_distance(patch, body) > _FOREIGN) & ~near_ink
-        n_odd = float(far.sum()) - (disc_area if token[r, c] else 0.0)
-        odd[r, c] = max(0.0, n_odd) / float(far.size)
+        near_ink = cv2.dilate((colour_distance(seen_lab, ink_px) <= _FOREIGN).astype(np.uint8), np.ones((3, 3), np.uint8))
+        far_px = ((colour_distance(seen_lab, body_px) > _FOREIGN) & (near_ink == 0)).astype(np.float64)
+        far_sum = cv2.integral(far_px)
+        for r, c, y0, y1, x0, x1 in patches:
+            y1, x1 = min(y1, far_px.shape[0]), min(x1, far_px.shape[1])
+            count = far_sum[y1, x1] - far_sum[y0, x1] - far_sum[y1, x0] + far_sum[y0, x0]
+            n_odd = float(count) - (disc_area if token[r, c] else 0.0)
+            odd[r, c] = max(0.0, n_odd) / float((y1 - y0) * (x1 - x0))
     return token, sure, odd
 
 
@@ -1380,28 +1421,39 @@ def _read_inks(
         pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
         return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
 
+    # Where each letter lies at full resolution: known already where its glyph was read (a
+    # crop around the glyph, :func:`read_glyph_faces`), else from a first cut around the face.
+    # Each face is then cut once, around its letter moved by its set's usual offset.
+    seen: Faces | None = ev.extra.get("faces")
     inks: dict[tuple[int, int], FaceInk] = {}
     letter_at: dict[tuple[int, int], np.ndarray] = {}
     for rc, centre in centres.items():
         rc = (int(rc[0]), int(rc[1]))
         if kind_idx[rc] != 1:
             continue
-        ink = inks[rc] = cut(rc, centre)
-        if ink.box is not None:
-            x, y, w, h = ink.box
+        g = int(ev.glyph_at[rc])
+        known = seen.inks.get(rc) if seen is not None and g >= 0 else None
+        if known is not None and known.box is not None:
+            gx, gy = float(ev.glyphs.x[g]), float(ev.glyphs.y[g])
+            origin = np.array([round(gx - side / 2.0), round(gy - side / 2.0)], np.float64)
+        else:
+            known = inks[rc] = cut(rc, centre)
             origin = np.round(np.asarray(centre, np.float64) - side / 2.0)
+        if known.box is not None:
+            x, y, w, h = known.box
             letter_at[rc] = origin + (x + w / 2.0, y + h / 2.0)
     by_set: dict[int, list[np.ndarray]] = {}
     for rc, at in letter_at.items():
         by_set.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)
     every = np.median(np.concatenate([np.stack(v) for v in by_set.values()]), axis=0) if by_set else None
+    set_offset = {j: np.median(np.stack(offs), axis=0) if len(offs) >= 3 else every for j, offs in by_set.items()}
     for rc, at in letter_at.items():
-        offs = by_set[int(ev.tile_set[rc])]
-        off = np.median(np.stack(offs), axis=0) if len(offs) >= 3 else every
-        moved = at + off
+        moved = at + set_offset[int(ev.tile_set[rc])]
         if np.hypot(*(moved - centres[rc])) > 1.5:
             centres[rc] = moved
             inks[rc] = cut(rc, moved)
+        elif rc not in inks:
+            inks[rc] = cut(rc, centres[rc])
     return inks
 
 

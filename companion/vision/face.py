@@ -20,6 +20,7 @@ import numpy as np
 
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
 _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
+_BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body, at most
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,19 @@ def inkness(grey: np.ndarray, polarity: int | None = None) -> tuple[np.ndarray, 
         return np.zeros_like(g), polarity, 0.0
     m = (body - g) * polarity / span
     return np.clip(m, 0.0, 1.0), polarity, contrast
+
+
+def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bool:
+    """Whether the component ``i`` is printed on the face: the pixels just around it are
+    body (a diacritic's dots), not the gap between tiles or the board seen past the face's
+    edge (where a premium's teeth peep out beside a letter)."""
+    x, y, bw, bh, _area = stat
+    h, w = ink.shape
+    x0, y0, x1, y1 = max(0, x - 3), max(0, y - 3), min(w, x + bw + 3), min(h, y + bh + 3)
+    mine = labels[y0:y1, x0:x1] == i
+    ring = cv2.dilate(mine.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool) & ~mine
+    around = ink[y0:y1, x0:x1][ring]
+    return around.size == 0 or float(np.median(around)) < _BODY_AROUND
 
 
 def split_face(
@@ -153,7 +167,9 @@ def split_face(
         small = max(bw, bh) < 0.45 * size
         fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
         cornerish = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14 and not (x0 <= cx <= x1 and y0 <= cy <= y1)
-        if (inside_x and inside_y) or (near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh)):
+        if (inside_x and inside_y) or (
+            near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh) and _on_body(ink, labels, stats[i], i)
+        ):
             # A piece of the letter (glare breaks strokes), or a diacritic beside it: dots and
             # accents are compact; a thin sliver along the letter is the face's edge or a gap.
             letter.append(i)
@@ -202,10 +218,10 @@ def split_face(
         if small and in_corner and off_box:
             digits.append(i)
     # Ink of this face that is neither letter nor value digits (a token, a smudge).
-    digit_px = np.isin(dlabels, digits) if digits else np.zeros_like(faint, bool)
+    digit_set = set(digits)
     stray = sum(
         int(stats[i][4]) for i in others
-        if not digit_px[int(round(cents[i][1])), int(round(cents[i][0]))]
+        if int(dlabels[int(round(cents[i][1])), int(round(cents[i][0]))]) not in digit_set
     )
     corner = None
     digit_out: list[tuple[np.ndarray, float, float]] = []
