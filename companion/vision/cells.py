@@ -603,7 +603,9 @@ def gather_evidence(
     shift = np.zeros((R, C, 2), np.float32)
     at = _assign_glyphs(glyphs, geo, shift)
     letters = letters or sorted({ch for ch in load_model().classes if ch.isalpha()})
-    grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+    # Grey at the board's standard exposure (as the half-resolution board): a face's
+    # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
+    grey = cv2.convertScaleAbs(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY), alpha=small_exposure)
     faces = read_glyph_faces(
         grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters, values or {}
     )
