@@ -6,6 +6,8 @@
   which is not measured), and with a profile learned from labelled photos that are not
   measured (spiel-15 and board-neu/warp-*, see the profile's notes in the output).
 - Tesseract: the same photos with ``--backend tesseract`` (a subset: it is slow).
+- Another edition: the scrabble-detector-project photos and their letter labels
+  (:func:`other_edition`), read without a profile.
 - Synthetic: the project's own renders with every feature (backs, rotations, two sets,
   tokens), mounted camera, read with a profile giving each set's face and back colour, as a
   table with two sets would be calibrated.
@@ -155,6 +157,57 @@ def _labelled_profile() -> tuple[Profile, dict[str, Any]]:
     return profile, profile.notes
 
 
+DETECTOR = SHARED / "photos" / "scrabble-detector-project" / "ImageData" / "RealPictures"
+
+
+def other_edition() -> dict[str, Any]:
+    """Another edition, another camera, nothing learned from it: the scrabble-detector-project
+    photos (a Hasbro board with white squares and label patches, phone photos of 640 x 640,
+    tile set en), whose YOLO labels give each letter tile's box. Each labelled box's centre is
+    mapped through the grid found into its square, which must read as that letter; a square
+    read as holding something where no label lies is counted apart (the labels name letters
+    only: a blank would count there too). A grid found a whole square off still reads its
+    letters; its squares are then named wrongly, which only a look at the photo tells."""
+    from companion.vision.grid import GridLocation
+
+    images = sorted(DETECTOR.glob("*/images/*.jpg"))
+    if not images:
+        return {"skipped": f"no photos at {DETECTOR}"}
+    letters = [chr(ord("A") + i) for i in range(26)]  # the labels' classes (dataset.yaml)
+    out = {"images": len(images), "grid_not_found": 0, "labelled_tiles": 0, "labels_off_the_grid": 0,
+           "read_as_tile": 0, "letter_right": 0, "held_squares_without_a_label": 0}
+    times = []
+    for path in images:
+        labels = [ln.split() for ln in (path.parent.parent / "labels" / f"{path.stem}.txt").read_text().splitlines() if ln.strip()]
+        try:
+            reading = read_file(path, tileset="en")
+        except NoBoardFound:
+            out["grid_not_found"] += 1
+            continue
+        times.append(reading.elapsed_ms)
+        height, width = cv2.imread(str(path)).shape[:2]
+        to_grid = np.linalg.inv(GridLocation.from_corners(np.array(reading.corners), 15, 15).homography)
+        labelled = set()
+        for cls, x, y, _w, _h in labels:
+            p = to_grid @ np.array([float(x) * width, float(y) * height, 1.0])
+            col, row = int(np.floor(p[0] / p[2])), int(np.floor(p[1] / p[2]))
+            out["labelled_tiles"] += 1
+            if not (0 <= row < 15 and 0 <= col < 15):
+                out["labels_off_the_grid"] += 1
+                continue
+            labelled.add((row, col))
+            cell = reading.cell(row, col)
+            out["read_as_tile"] += cell.kind == "tile"
+            out["letter_right"] += cell.kind == "tile" and cell.letter == letters[int(cls)]
+        out["held_squares_without_a_label"] += sum(
+            1 for c in reading.cells if c.kind != "empty" and (c.row, c.col) not in labelled
+        )
+    on_grid = max(out["labelled_tiles"] - out["labels_off_the_grid"], 1)
+    out["letter_right_pct"] = round(100.0 * out["letter_right"] / on_grid, 2)
+    out["elapsed_ms_median"] = round(statistics.median(times), 1) if times else None
+    return out
+
+
 def synthetic(n: int, seed0: int = 1000) -> dict[str, Any]:
     from companion.vision.render import render
     from companion.vision.scene import preset
@@ -280,6 +333,7 @@ def run() -> dict[str, Any]:
             result["real"]["tesseract_no_profile"] = {"skipped": str(exc)}
     else:
         result["real"] = {"skipped": f"no labelled photos at {PHOTOS / 'truth'}"}
+    result["other_edition_detector_project"] = other_edition()
     result["synthetic_mounted_every_feature"] = {"scenes": SYNTHETIC_SCENES, **synthetic(SYNTHETIC_SCENES)}
     result["hands"] = hands(HAND_SCENES)
     real_default = result["real"].get("no_profile", {})
