@@ -124,6 +124,24 @@ def premium_kinds(rows: int, cols: int) -> tuple[np.ndarray, ...] | None:
     return tuple(kinds)
 
 
+def _colour_modes(colours: np.ndarray, most: int = 4) -> list[np.ndarray]:
+    """The densest clusters of squares' colours (N, 3), densest first: the candidates for a
+    board's plain colour (the board's, the tiles', a premium's)."""
+    if len(colours) < 8:
+        return []
+    sq = (colours * colours).sum(1)
+    near = sq[:, None] + sq[None, :] - 2 * (colours @ colours.T) < PLAIN_RADIUS**2
+    left = np.ones(len(colours), bool)
+    modes = []
+    while left.sum() >= 4 and len(modes) < most:
+        density = np.where(left, (near & left[None, :]).sum(1), -1)
+        best = int(np.argmax(density))
+        members = near[best] & left
+        modes.append(np.median(colours[members], axis=0))
+        left &= ~members
+    return modes
+
+
 def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[int, int, float, float]:
     """The shift whose window puts each kind of premium square on squares of one colour of its
     own: (dx, dy, fit, runner-up fit).
@@ -142,16 +160,11 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
     mask = premium_mask(rows, cols)
     if kinds is None or mask is None:
         return 0, 0, 0.0, 0.0
-    centre = colours[margin : margin + rows, margin : margin + cols].reshape(-1, colours.shape[-1])
-    plain = plain_colour(centre, mask.ravel())
-    if plain is None:
-        return 0, 0, 0.0, 0.0
     span = 2 * margin + 1
     dy, dx = np.divmod(np.arange(span * span), span)
     flat = colours.reshape(-1, colours.shape[-1]).astype(np.float32)
     seen_sq = ~np.isnan(flat).any(-1)
     flat = np.where(seen_sq[:, None], flat, np.float32(1e6))  # off the image: near no colour
-    to_plain_sq = ((flat - plain.astype(np.float32)) ** 2).sum(-1)
     width = colours.shape[1]
 
     def window_index(at: np.ndarray) -> np.ndarray:
@@ -161,6 +174,26 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
     i_plain = window_index(np.argwhere(~mask))
     seen_plain = seen_sq[i_plain]
     n_plain = np.maximum(seen_plain.sum(1), 1)
+    # Each window has its own plain colour (as :func:`plain_colour` tells it: the colour
+    # found most on its plain squares and least on its premium ones): a grid a square off
+    # puts premium squares where plain ones should be, and judged against that window's
+    # plain colour the true window would fit nothing.
+    # (The candidates from the middle window: every window shares most of its squares.)
+    middle = colours[margin : margin + rows, margin : margin + cols].reshape(-1, colours.shape[-1])
+    plains = _colour_modes(middle[~np.isnan(middle).any(-1)].astype(np.float32))
+    if not plains:
+        return 0, 0, 0.0, 0.0
+    i_prem = window_index(np.argwhere(mask))
+    seen_prem = seen_sq[i_prem]
+    modes = np.asarray(plains, np.float32)
+    d_modes = ((flat[None, :, :] - modes[:, None, :]) ** 2).sum(-1)  # (modes, squares)
+    near = d_modes < PLAIN_RADIUS**2
+    support = (near[:, i_plain] & seen_plain).sum(2) / n_plain - (near[:, i_prem] & seen_prem).sum(2) / np.maximum(
+        seen_prem.sum(1), 1
+    )  # (modes, shifts)
+    choice = np.argmax(support, axis=0)
+    plain = modes[choice]  # (shifts, channels)
+    to_plain = d_modes[choice]  # (shifts, squares)
     fit = np.zeros(span * span)
     seen_all = np.zeros(span * span)
     total = 0
@@ -177,7 +210,7 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
         hi = np.clip(n_seen // 2, 0, len(at) - 1)
         rows_ = np.arange(len(lo))
         colour = 0.5 * (ordered[rows_, lo] + ordered[rows_, hi])  # (shifts, channels)
-        apart_sq = ((colour - plain.astype(np.float32)) ** 2).sum(-1)
+        apart_sq = ((colour - plain) ** 2).sum(-1)
         # Only windows where the kind has a colour of its own can fit.
         live = np.flatnonzero((n_seen > 0) & np.isfinite(apart_sq) & (apart_sq > (2 * PLAIN_RADIUS) ** 2))
         if not len(live):
@@ -187,7 +220,7 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
         def of_colour(index: np.ndarray) -> np.ndarray:
             # Nearer the kind's colour than the plain colour, and within half their distance.
             to_kind = ((flat[index] - colour[:, None, :]) ** 2).sum(-1)
-            return (to_kind < 0.25 * apart_sq[:, None]) & (to_kind < to_plain_sq[index])
+            return (to_kind < 0.25 * apart_sq[:, None]) & (to_kind < np.take_along_axis(to_plain[live], index, axis=1))
 
         share = (of_colour(i_kind[live]) & seen[live]).sum(1) / np.maximum(n_seen[live], 1)
         share_plain = (of_colour(i_plain[live]) & seen_plain[live]).sum(1) / n_plain[live]
