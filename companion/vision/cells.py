@@ -216,7 +216,8 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
             # (a bold letter blurred shut).
             solid = (fill > 0.8) & (np.minimum(w, h) > 0.4 * np.maximum(w, h))
             ok = (
-                (h >= 0.2 * p) & (h <= 0.8 * p) & (w >= 0.04 * p) & (w <= 0.85 * p)
+                # (Either way up: a letter may lie turned, an I on its side a flat bar.)
+                (np.maximum(w, h) <= 0.85 * p) & (np.minimum(w, h) >= 0.04 * p)
                 & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08)
             )
             ok[0] = False
@@ -1524,6 +1525,8 @@ def _read_inks(
     def cut(rc: tuple[int, int], centre: np.ndarray) -> FaceInk:
         j = int(ev.tile_set[rc])
         pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
+        if ev.d_tile[rc] > _TILE_RADIUS:
+            pol = None  # a body unlike its set's (a lamp's glare, a tint): the face tells its ink
         return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
 
     inks: dict[tuple[int, int], FaceInk] = {}
@@ -1607,6 +1610,7 @@ def read_board_cells(
 
     grey = ev.extra["grey"]
     inks = _read_inks(grey, ev, kind_idx, centres, face_px, p)
+    _sets_by_ink(ev, inks)
 
     letters = sorted(tileset.alphabet)
     values = dict(tileset.values)
@@ -1676,6 +1680,29 @@ def read_board_cells(
             conf = pk * g.p_letter * g.p_rotation * tk
             out.append(CellReading(r, c, "tile", g.letter, g.rotation, rgb, set_name, tok, _clip(conf)))
     return Reading(out, ev, inks, guesses)
+
+
+def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
+    """A face whose body is unlike every set's (a lamp's glare washes a colour out) and whose
+    ink is the other way round from its nearest set's (light letters, where that set prints
+    dark ones) belongs to the nearest set printed as it is: ``ev.tile_set`` and ``ev.d_tile``
+    corrected in place."""
+    pols = ev.tile_polarity
+    if len(set(pols)) < 2:
+        return
+    for rc, ink in inks.items():
+        j = int(ev.tile_set[rc])
+        if ink.glyph is None or ev.d_tile[rc] <= _TILE_RADIUS or pols[j] == ink.polarity:
+            continue
+        best, best_d = -1, np.inf
+        for i, t in enumerate(ev.tile_colours):
+            if pols[i] != ink.polarity:
+                continue
+            d = float(colour_distance(to_lab(ev.stats.body(pols[i])[rc] / ev.light[rc]), to_lab(t)))
+            if d < best_d:
+                best, best_d = i, d
+        if best >= 0:
+            ev.tile_set[rc], ev.d_tile[rc] = best, best_d
 
 
 def _clip(v: float) -> float:
