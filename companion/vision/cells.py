@@ -569,6 +569,7 @@ class Evidence:
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _NOVEL = 0.1  # fraction of a glyph's box unlike its class's picture below which it is the class's print
+_NOVEL_BAR = 0.35  # ... for a bar-shaped glyph
 _CROP = 1.0  # face crops are this many squares wide
 _EXPOSURE = 220.0  # the luminance the brightest part of a board is brought to
 
@@ -719,7 +720,10 @@ def gather_evidence(
     classes = premium_classes(layout)
     unlike = unlike_class(small, small_geo, classes)
     novelty = glyph_novelty(glyphs, at, unlike, geo, scale)
-    at = np.where(np.isnan(novelty) | (novelty >= _NOVEL), at, -1)
+    # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
+    gi = np.maximum(at, 0)
+    bar = np.maximum(glyphs.w[gi], glyphs.h[gi]) >= 3.0 * np.minimum(glyphs.w[gi], glyphs.h[gi])
+    at = np.where(np.isnan(novelty) | (novelty >= np.where(bar, _NOVEL_BAR, _NOVEL)), at, -1)
     letters = letters or sorted({ch for ch in load_model().classes if ch.isalpha()})
     faces = read_glyph_faces(
         grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters, values or {}
