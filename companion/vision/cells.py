@@ -187,10 +187,15 @@ class Glyphs:
         return len(self.x)
 
 
-def find_glyphs(grey: np.ndarray, geo: Geometry) -> Glyphs:
-    """Ink components of a letter's size, darker or lighter than their surroundings."""
+def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None) -> Glyphs:
+    """Ink components of a letter's size, darker or lighter than their surroundings.
+
+    Two neighbourhoods set what 'darker' means: a square's (ink on a face) and about half a
+    square's (light ink on a face lighter than the board around it: over a whole square's
+    neighbourhood the face's body stands out too, and the letter joins it). ``fine``: the
+    board at twice this resolution (the same grey levels), where a bold letter that blurs into
+    a solid block here is looked at again."""
     p = geo.cell_px
-    block = p | 1
     parts = []
     pictures: list[np.ndarray] = []
     g32 = grey.astype(np.float32)
@@ -198,34 +203,59 @@ def find_glyphs(grey: np.ndarray, geo: Geometry) -> Glyphs:
     pad = max(1, int(round(0.08 * p)))
     for polarity in (1, -1):
         kind = cv2.THRESH_BINARY_INV if polarity > 0 else cv2.THRESH_BINARY
-        ink = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, block, 14 * polarity)
-        n, labels, stats, _cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-        x, y, w, h, area = (stats[:, i] for i in range(5))
-        fill = area / np.maximum(w * h, 1)
-        # A solid block as wide as it is high is no letter (only thin bars, I and l, fill
-        # their box): it is a square's plain middle standing out against darker neighbours,
-        # a premium patch, a token.
-        solid = (fill > 0.8) & (np.minimum(w, h) > 0.4 * np.maximum(w, h))
-        ok = (
-            (h >= 0.2 * p) & (h <= 0.8 * p) & (w >= 0.04 * p) & (w <= 0.85 * p)
-            & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08) & ~solid
-        )
-        ok[0] = False
-        idx = np.nonzero(ok)[0]
-        strength = np.zeros(len(idx), np.float32)
-        for k, i in enumerate(idx):
-            m = (labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.float32)
-            pictures.append(cv2.GaussianBlur(fit_square(m), (0, 0), 0.6))
-            # Printed ink stands far out of the body around it, within its own box; a patch
-            # of a plain square that only looks lighter beside a darker neighbour does not.
-            y0, y1 = max(0, y[i] - pad), min(H, y[i] + h[i] + pad)
-            x0, x1 = max(0, x[i] - pad), min(W, x[i] + w[i] + pad)
-            box = g32[y0:y1, x0:x1]
-            mine = labels[y0:y1, x0:x1] == i
-            rest = box[~mine]
-            strength[k] = (float(rest.mean()) - float(box[mine].mean())) * polarity if rest.size else 0.0
-        # Box centres, not centroids: a face centres its letter's box (dots of Ä included or not).
-        parts.append((x[idx] + w[idx] / 2.0 - 0.5, y[idx] + h[idx] / 2.0 - 0.5, w[idx], h[idx], np.full(len(idx), polarity), strength))
+        kept_x: list[np.ndarray] = []
+        kept_y: list[np.ndarray] = []
+        for block in (p | 1, int(round(0.6 * p)) | 1):
+            ink = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, block, 14 * polarity)
+            n, labels, stats, _cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+            x, y, w, h, area = (stats[:, i] for i in range(5))
+            fill = area / np.maximum(w * h, 1)
+            # A solid block as wide as it is high is no letter (only thin bars, I and l, fill
+            # their box): it is a square's plain middle standing out against darker neighbours,
+            # a premium patch, a token; unless, seen at full resolution, it has a letter's holes
+            # (a bold letter blurred shut).
+            solid = (fill > 0.8) & (np.minimum(w, h) > 0.4 * np.maximum(w, h))
+            ok = (
+                # (Either way up: a letter may lie turned, an I on its side a flat bar.)
+                (np.maximum(w, h) <= 0.85 * p) & (np.minimum(w, h) >= 0.04 * p)
+                & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08)
+            )
+            ok[0] = False
+            cx_all = x + w / 2.0 - 0.5
+            cy_all = y + h / 2.0 - 0.5
+            if kept_x:
+                # The finer neighbourhood adds only what the square's did not find.
+                px_, py_ = np.concatenate(kept_x), np.concatenate(kept_y)
+                if len(px_):
+                    near = (np.abs(cx_all[:, None] - px_[None]) < 0.2 * p) & (np.abs(cy_all[:, None] - py_[None]) < 0.2 * p)
+                    ok &= ~near.any(1)
+            fine_pics: dict[int, np.ndarray] = {}
+            for i in np.nonzero(ok & solid)[0]:
+                pic = _fine_letter(fine, int(x[i]), int(y[i]), int(w[i]), int(h[i]), polarity) if fine is not None else None
+                if pic is None:
+                    ok[i] = False
+                else:
+                    fine_pics[int(i)] = pic
+            idx = np.nonzero(ok)[0]
+            strength = np.zeros(len(idx), np.float32)
+            for k, i in enumerate(idx):
+                if int(i) in fine_pics:
+                    pictures.append(fine_pics[int(i)])
+                else:
+                    m = (labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.float32)
+                    pictures.append(cv2.GaussianBlur(fit_square(m), (0, 0), 0.6))
+                # Printed ink stands far out of the body around it, within its own box; a patch
+                # of a plain square that only looks lighter beside a darker neighbour does not.
+                y0, y1 = max(0, y[i] - pad), min(H, y[i] + h[i] + pad)
+                x0, x1 = max(0, x[i] - pad), min(W, x[i] + w[i] + pad)
+                box = g32[y0:y1, x0:x1]
+                mine = labels[y0:y1, x0:x1] == i
+                rest = box[~mine]
+                strength[k] = (float(rest.mean()) - float(box[mine].mean())) * polarity if rest.size else 0.0
+            # Box centres, not centroids: a face centres its letter's box (dots of Ä included or not).
+            kept_x.append(cx_all[idx])
+            kept_y.append(cy_all[idx])
+            parts.append((cx_all[idx], cy_all[idx], w[idx], h[idx], np.full(len(idx), polarity), strength))
     cat = [np.concatenate([q[i] for q in parts]) for i in range(6)]
     f32 = lambda v: v.astype(np.float32)
     pics = np.stack(pictures) if pictures else np.zeros((0, GLYPH_PX, GLYPH_PX), np.float32)
@@ -233,6 +263,34 @@ def find_glyphs(grey: np.ndarray, geo: Geometry) -> Glyphs:
         f32(cat[0]), f32(cat[1]), f32(cat[2]), f32(cat[3]), cat[4].astype(np.int8), pics, np.ones(len(cat[0]), np.float32),
         f32(cat[5]),
     )
+
+
+def _fine_letter(fine: np.ndarray, x: int, y: int, w: int, h: int, polarity: int) -> np.ndarray | None:
+    """The picture of a solid-looking component (box ``x, y, w, h`` at half resolution) seen
+    in ``fine`` (twice the resolution): the ink's largest part, split from the body by Otsu's
+    level over the box and a rim around it. None when it is solid there too (a plain patch,
+    a token) or no ink stands out."""
+    m = max(2, (w + h) // 4)
+    H, W = fine.shape
+    y0, y1 = max(0, 2 * (y - m)), min(H, 2 * (y + h + m))
+    x0, x1 = max(0, 2 * (x - m)), min(W, 2 * (x + w + m))
+    box = fine[y0:y1, x0:x1]
+    if box.size == 0 or float(box.max()) - float(box.min()) < 40:
+        return None
+    kind = cv2.THRESH_BINARY_INV if polarity > 0 else cv2.THRESH_BINARY
+    _t, ink = cv2.threshold(box, 0, 255, kind | cv2.THRESH_OTSU)
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n < 2:
+        return None
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    bx, by, bw, bh, area = (int(v) for v in stats[i])
+    # Not the rim around the box (the body was the minority there), not solid.
+    if bx == 0 or by == 0 or bx + bw >= box.shape[1] or by + bh >= box.shape[0]:
+        return None
+    if area / float(bw * bh) > 0.72 or bh < 1.4 * h or bh > 2.6 * h:
+        return None
+    mask = (labels[by : by + bh, bx : bx + bw] == i).astype(np.float32)
+    return cv2.GaussianBlur(fit_square(mask), (0, 0), 0.6)
 
 
 def letterlike(glyphs: Glyphs, letters: list[str]) -> np.ndarray:
@@ -396,6 +454,49 @@ def local_field(samples: np.ndarray, radius: int = 2, least: int = 3) -> np.ndar
     return out
 
 
+def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, tolerance: float = 0.15) -> np.ndarray:
+    """(R, C, p, p) where each square's picture is unlike its premium class's typical picture:
+    the per-pixel median over the class's squares of lightness relative to each square's own
+    median (print repeats on every square of a class; a tile's letter, its outline and shadow
+    do not), with a pixel's room to move by one (a grid fitted a pixel off), differing by more
+    than ``tolerance`` of the square's level. Where most of a class is covered, the median is
+    no empty picture and every square of it looks unlike it. A class of fewer than four
+    squares has no typical picture: all True (unknown, nothing explained)."""
+    lum = luminance(geo.blocks(small, 0.0, 1.0))  # (R, C, p, p)
+    R, C, n, _ = lum.shape
+    rel = lum / np.maximum(np.median(lum[:, :, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(R, C, -1), axis=2), 1.0)[..., None, None]
+    out = np.ones((R, C, n, n), bool)
+    k3 = np.ones((3, 3), np.uint8)
+    for k in np.unique(classes):
+        mine = classes == k
+        if mine.sum() < 4:
+            continue
+        ref = np.median(rel[mine], axis=0).astype(np.float32)
+        lo, hi = cv2.erode(ref, k3), cv2.dilate(ref, k3)
+        v = rel[mine]
+        out[mine] = np.maximum(v - hi, lo - v) > tolerance
+    return out
+
+
+def glyph_novelty(glyphs: Glyphs, at: np.ndarray, unlike: np.ndarray, geo: Geometry, scale: float) -> np.ndarray:
+    """(R, C) for each square's glyph, the fraction of its box (within the square, at the
+    resolution of ``unlike``) unlike its class's picture: a letter of a tile is new there,
+    the class's own print is not. NaN where no glyph."""
+    out = np.full(at.shape, np.nan, np.float32)
+    n = unlike.shape[2]
+    o = geo.origin
+    for r, c in np.argwhere(at >= 0):
+        i = int(at[r, c])
+        cx = (glyphs.x[i] + 0.5) / scale - 0.5 - o / scale - c * n
+        cy = (glyphs.y[i] + 0.5) / scale - 0.5 - o / scale - r * n
+        hw, hh = max(1.0, glyphs.w[i] / scale / 2.0), max(1.0, glyphs.h[i] / scale / 2.0)
+        x0, x1 = max(0, int(round(cx - hw))), min(n, int(round(cx + hw)) + 1)
+        y0, y1 = max(0, int(round(cy - hh))), min(n, int(round(cy + hh)) + 1)
+        if x1 > x0 and y1 > y0:
+            out[r, c] = float(unlike[r, c, y0:y1, x0:x1].mean())
+    return out
+
+
 def _assign_glyphs(glyphs: Glyphs, geo: Geometry, shift: np.ndarray) -> np.ndarray:
     """Each square's letter-like glyph (index) near its expected face centre, or -1: the one
     most like a letter and standing out most from its body (a light speck inside a dark
@@ -409,11 +510,13 @@ def _assign_glyphs(glyphs: Glyphs, geo: Geometry, shift: np.ndarray) -> np.ndarr
     row = np.floor((gy - geo.origin) / p).astype(np.int64)
     best = np.full((geo.rows, geo.cols), -np.inf)
     strength = glyphs.strength if glyphs.strength is not None else np.full(len(glyphs), 80.0, np.float32)
-    merit = glyphs.letterlike * np.minimum(strength, 80.0) / 80.0
+    # A glyph the network doubts (a thin bar: I, l, or a piece of print) is read at full
+    # resolution only where no surer one lies.
+    merit = glyphs.letterlike * np.minimum(strength, 80.0) / 80.0 + (glyphs.letterlike > 0.2)
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             r, c = row + dr, col + dc
-            ok = (r >= 0) & (r < geo.rows) & (c >= 0) & (c < geo.cols) & (glyphs.letterlike > 0.5)
+            ok = (r >= 0) & (r < geo.rows) & (c >= 0) & (c < geo.cols) & (glyphs.letterlike > 0.2)
             idx = np.nonzero(ok)[0]
             r, c = r[ok], c[ok]
             cx, cy = geo.centre(r, c)
@@ -465,6 +568,8 @@ class Evidence:
 
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
+_NOVEL = 0.1  # fraction of a glyph's box unlike its class's picture below which it is the class's print
+_NOVEL_BAR = 0.35  # ... for a bar-shaped glyph
 _CROP = 1.0  # face crops are this many squares wide
 _EXPOSURE = 220.0  # the luminance the brightest part of a board is brought to
 
@@ -500,6 +605,14 @@ def half_board(rectified: np.ndarray, geo: Geometry) -> tuple[np.ndarray, Geomet
 def _stretch(grey: np.ndarray) -> np.ndarray:
     lo, hi = np.percentile(grey[::2, ::2], (1, 99.5))
     return np.clip((grey - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
+
+
+def _stretch_like(fine: np.ndarray, coarse: np.ndarray, gain: float) -> np.ndarray:
+    """``fine`` (the full-resolution grey board) stretched as :func:`_stretch` stretches
+    ``coarse`` (its half, exposure-normalised luminance): the same levels at both scales."""
+    lo, hi = np.percentile(coarse[::2, ::2], (1, 99.5))
+    f = fine.astype(np.float32) * gain
+    return np.clip((f - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
 
 
 def _map_colours(source: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -595,17 +708,26 @@ def gather_evidence(
     small, small_geo, small_exposure = half_board(rectified, geo)
     scale = geo.cell_px / small_geo.cell_px
     stats = square_stats(small, small_geo)
-    g = find_glyphs(_stretch(luminance(small)), small_geo)
+    grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+    g = find_glyphs(_stretch(luminance(small)), small_geo, _stretch_like(grey, luminance(small), small_exposure))
     like = letterlike(g, letters or sorted({ch for ch in load_model().classes if ch.isalpha()}))
     # Pixel centres: (i + 0.5) * scale - 0.5 back in the full-resolution board.
     glyphs = Glyphs((g.x + 0.5) * scale - 0.5, (g.y + 0.5) * scale - 0.5, g.w * scale, g.h * scale, g.polarity, g.pictures, like, g.strength)
     R, C = geo.rows, geo.cols
     shift = np.zeros((R, C, 2), np.float32)
     at = _assign_glyphs(glyphs, geo, shift)
+    # A glyph that its class's other squares show too, in the same place, is the class's print.
+    classes = premium_classes(layout)
+    unlike = unlike_class(small, small_geo, classes)
+    novelty = glyph_novelty(glyphs, at, unlike, geo, scale)
+    # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
+    gi = np.maximum(at, 0)
+    bar = np.maximum(glyphs.w[gi], glyphs.h[gi]) >= 3.0 * np.minimum(glyphs.w[gi], glyphs.h[gi])
+    at = np.where(np.isnan(novelty) | (novelty >= np.where(bar, _NOVEL_BAR, _NOVEL)), at, -1)
     letters = letters or sorted({ch for ch in load_model().classes if ch.isalpha()})
     # Grey at the board's standard exposure (as the half-resolution board): a face's
     # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
-    grey = cv2.convertScaleAbs(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY), alpha=small_exposure)
+    grey = cv2.convertScaleAbs(grey, alpha=small_exposure)
     faces = read_glyph_faces(
         grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters, values or {}
     )
@@ -621,7 +743,6 @@ def gather_evidence(
     # A letter on a uniform body is a tile's letter (a premium square's print is the square's
     # own colour, which the tests below set apart).
     candidate = has & (spread < 14.0)
-    classes = premium_classes(layout)
     light = np.ones((R, C, 3), np.float32)
 
     # Tile bodies: the dense colours of the bodies around letters (tiles look alike on every
@@ -652,6 +773,7 @@ def gather_evidence(
             tiles.append(np.median(body[candidate][members], axis=0))
             polarity.append(m_pol)
     backs: list[np.ndarray] = []
+    match: dict[int, int] = {}
     if profile is not None and profile.sets:
         # The profile names the sets: each colour found takes the name of a set. The
         # profile's colours were taken under another light (a tinted light moves every
@@ -684,6 +806,7 @@ def gather_evidence(
     empty_look = np.zeros((R, C, 3), np.float32)
     empty_known = np.zeros((R, C), bool)
     for _round in range(3):
+        empty_known[:] = False
         med = stats.median / light
         lab_med = to_lab(med)
         d_t, which = tile_distances(light)
@@ -701,17 +824,27 @@ def gather_evidence(
             # (the centre) borrows the double-word look rather than a tile's.
             unlike = bare & not_tile
             sel = unlike if unlike.sum() >= max(1, 0.3 * bare.sum()) else bare
-            if in_k.sum() < 3 and not unlike.any():
+            if in_k.sum() < 3:
+                # A class of one or two squares (the centre) cannot tell its empty look from
+                # what lies on it: a back on the centre would be its own 'empty look'.
                 continue
             if sel.sum() >= 1:
                 empty_look[in_k] = np.median(med[sel], axis=0)
                 empty_known[in_k] = True
+        # Their look is not known: the centre borrows the double-word look (the centre is a
+        # double word, usually printed alike), any other the board's typical look, and
+        # either fit is only a hint (see kind_scores).
+        borrowed = ~empty_known
         if not empty_known[layout.centre]:
             dw = classes == list(Premium).index(Premium.DW)
             if empty_known[dw].any():
                 empty_look[layout.centre] = empty_look[dw][0]
                 empty_known[layout.centre] = True
+        if empty_known.any() and not empty_known.all():
+            empty_look[~empty_known] = np.median(empty_look[empty_known], axis=0)
+            empty_known[:] = True
         if profile_empty is not None and empty_known.all():
+            borrowed[:] = False
             # The empty board of the profile, seen under another light and camera setting:
             # map its colours onto this photo's class looks (an affine map of colour, fitted
             # robustly), which keeps what is the square's own (a star, a label, a worn spot).
@@ -751,6 +884,14 @@ def gather_evidence(
     lab_med = to_lab(med)
     d_e = np.where(empty_known, colour_distance(lab_med, to_lab(empty_look)), np.inf)
     d_t, which = tile_distances(light)
+    if backs and match:
+        # The profile's backs were seen under the profile's light and camera, as its faces
+        # were: carry them as the faces found here differ from the profile's (one gain per
+        # channel, the median over the sets found).
+        gains = [_ratio(tiles[j], rgb_to_bgr(profile.sets[j].rgb)) for j in match if j < len(tiles)]
+        if gains:
+            gain_ = np.clip(np.median(np.array(gains), axis=0), 0.5, 2.0)
+            backs = [np.clip((bk + 24.0) * gain_ - 24.0, 0, 255).astype(np.float32) for bk in backs]
     d_b = np.full((R, C), np.inf, np.float32)
     back_set = np.zeros((R, C), np.int64)
     for j, bk in enumerate(backs):
@@ -770,7 +911,7 @@ def gather_evidence(
         stats, glyphs, at, tiles, polarity, backs, empty_look, empty_known, light, shift,
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified, "exposure": small_exposure,
-               "grey": grey, "faces": faces},
+               "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike, "borrowed": borrowed},
     )
 
 
@@ -780,6 +921,7 @@ def gather_evidence(
 
 _KINDS = ("empty", "tile", "back", "other")
 _OUTLIER = -0.5 * 3.5**2  # log-likelihood floor: a square that fits nothing (a hand, a shadow)
+_UNSURE = -0.5 * 2.5**2  # an empty look that is only borrowed fits no worse than this
 
 
 def _spread(d: np.ndarray, floor: float) -> float:
@@ -805,7 +947,13 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     # against them.
     letter = ev.glyph_at >= 0
     out = np.full((R, C, 4), -np.inf, np.float32)
-    out[..., 0] = -0.5 * np.minimum(z_e, 50.0) ** 2 - np.where(ev.glyph_ok, 8.0, 0.0)
+    fit_e = -0.5 * np.minimum(z_e, 50.0) ** 2
+    # A borrowed look (a class too small to know its own) is a hint: its misfit costs no more
+    # than an unsure fit, and the other kinds decide (a back's colour, a tile's letter).
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is not None:
+        fit_e = np.where(borrowed, np.maximum(fit_e, _UNSURE), fit_e)
+    out[..., 0] = fit_e - np.where(ev.glyph_ok, 8.0, 0.0)
     # Face up: a glyph on a tile body; without a glyph a blank, which is rarer than a letter.
     out[..., 1] = -0.5 * np.minimum(z_t, 50.0) ** 2 - np.where(ev.glyph_ok, 0.0, 2.0)
     out[..., 2] = np.where(
@@ -883,11 +1031,13 @@ def _faces(
         return {}, 0.9 * p, {}
     prior = np.zeros((len(held), 2))
     lettered = np.zeros(len(held), bool)
+    sure = np.zeros(len(held), bool)  # a letter the network was sure of at half resolution
     for n, (r, c) in enumerate(held):
         g = int(ev.glyph_at[r, c])
         if g >= 0:  # a letter-like glyph: the face lies around it, whatever its body's colour
             prior[n] = ev.glyphs.x[g], ev.glyphs.y[g]
             lettered[n] = True
+            sure[n] = ev.glyphs.letterlike[g] > 0.5
         else:
             cx, cy = geo.centre(r, c)
             prior[n] = cx + ev.shift[r, c, 0], cy + ev.shift[r, c, 1]
@@ -897,7 +1047,9 @@ def _faces(
     small, scale = ev.extra["small"], ev.extra["scale"]
     body = _body_mask(small, per_pixel(ev.light, ev.extra["small_geo"], small.shape[:2]), colours)
     prior_small = (prior + 0.5) / scale - 0.5
-    face_small = _face_size(body, prior_small[lettered] if lettered.any() else prior_small, p / scale)
+    # (Measured on the surest letters: a doubtful one, a thin bar, says less of its face.)
+    size_from = sure if sure.any() else lettered if lettered.any() else np.ones(len(held), bool)
+    face_small = _face_size(body, prior_small[size_from], p / scale)
     found = prior_small.copy()
     if lettered.any():
         f1, _ = locate_faces(body, prior_small[lettered], face_small, 0.15 * p / scale)
@@ -1393,7 +1545,7 @@ def _full_face_size(
     """The faces' size at full resolution (the half-resolution one is a couple of pixels
     off, and the value digits lie that near a face's edge): the median best box over a dozen
     faces with letters."""
-    lettered = [rc for rc in centres if kind_idx[rc] == 1 and ev.glyph_at[rc] >= 0]
+    lettered = [rc for rc in centres if kind_idx[rc] == 1 and ev.glyph_at[rc] >= 0 and ev.glyphs.letterlike[ev.glyph_at[rc]] > 0.5]
     if not lettered:
         return face_px
     pick = [lettered[i] for i in np.linspace(0, len(lettered) - 1, min(8, len(lettered))).round().astype(int)]
@@ -1421,6 +1573,8 @@ def _read_inks(
     def cut(rc: tuple[int, int], centre: np.ndarray) -> FaceInk:
         j = int(ev.tile_set[rc])
         pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
+        if ev.d_tile[rc] > _TILE_RADIUS:
+            pol = None  # a body unlike its set's (a lamp's glare, a tint): the face tells its ink
         return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
 
     # Where each letter lies at full resolution: known already where its glyph was read (a
@@ -1515,6 +1669,7 @@ def read_board_cells(
 
     grey = ev.extra["grey"]
     inks = _read_inks(grey, ev, kind_idx, centres, face_px, p)
+    _sets_by_ink(ev, inks)
 
     letters = sorted(tileset.alphabet)
     values = dict(tileset.values)
@@ -1584,6 +1739,29 @@ def read_board_cells(
             conf = pk * g.p_letter * g.p_rotation * tk
             out.append(CellReading(r, c, "tile", g.letter, g.rotation, rgb, set_name, tok, _clip(conf)))
     return Reading(out, ev, inks, guesses)
+
+
+def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
+    """A face whose body is unlike every set's (a lamp's glare washes a colour out) and whose
+    ink is the other way round from its nearest set's (light letters, where that set prints
+    dark ones) belongs to the nearest set printed as it is: ``ev.tile_set`` and ``ev.d_tile``
+    corrected in place."""
+    pols = ev.tile_polarity
+    if len(set(pols)) < 2:
+        return
+    for rc, ink in inks.items():
+        j = int(ev.tile_set[rc])
+        if ink.glyph is None or ev.d_tile[rc] <= _TILE_RADIUS or pols[j] == ink.polarity:
+            continue
+        best, best_d = -1, np.inf
+        for i, t in enumerate(ev.tile_colours):
+            if pols[i] != ink.polarity:
+                continue
+            d = float(colour_distance(to_lab(ev.stats.body(pols[i])[rc] / ev.light[rc]), to_lab(t)))
+            if d < best_d:
+                best, best_d = i, d
+        if best >= 0:
+            ev.tile_set[rc], ev.d_tile[rc] = best, best_d
 
 
 def _clip(v: float) -> float:
