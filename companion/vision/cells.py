@@ -198,7 +198,8 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
     p = geo.cell_px
     parts = []
     pictures: list[np.ndarray] = []
-    g32 = grey.astype(np.float32)
+    g64 = grey.astype(np.float64)
+    integral = cv2.integral(grey, sdepth=cv2.CV_64F)
     H, W = grey.shape
     pad = max(1, int(round(0.08 * p)))
     for polarity in (1, -1):
@@ -237,21 +238,23 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
                 else:
                     fine_pics[int(i)] = pic
             idx = np.nonzero(ok)[0]
-            strength = np.zeros(len(idx), np.float32)
-            for k, i in enumerate(idx):
+            for i in idx:
                 if int(i) in fine_pics:
                     pictures.append(fine_pics[int(i)])
                 else:
                     m = (labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.float32)
                     pictures.append(cv2.GaussianBlur(fit_square(m), (0, 0), 0.6))
-                # Printed ink stands far out of the body around it, within its own box; a patch
-                # of a plain square that only looks lighter beside a darker neighbour does not.
-                y0, y1 = max(0, y[i] - pad), min(H, y[i] + h[i] + pad)
-                x0, x1 = max(0, x[i] - pad), min(W, x[i] + w[i] + pad)
-                box = g32[y0:y1, x0:x1]
-                mine = labels[y0:y1, x0:x1] == i
-                rest = box[~mine]
-                strength[k] = (float(rest.mean()) - float(box[mine].mean())) * polarity if rest.size else 0.0
+            # Printed ink stands far out of the body around it, within its own box; a patch of
+            # a plain square that only looks lighter beside a darker neighbour does not. (Each
+            # component lies within its padded box: the rest of the box is its surroundings.)
+            ink_sum = np.bincount(labels.ravel(), weights=g64.ravel(), minlength=n)[idx]
+            y0, y1 = np.maximum(0, y[idx] - pad), np.minimum(H, y[idx] + h[idx] + pad)
+            x0, x1 = np.maximum(0, x[idx] - pad), np.minimum(W, x[idx] + w[idx] + pad)
+            box_sum = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+            rest_n = (y1 - y0) * (x1 - x0) - area[idx]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                contrast = (box_sum - ink_sum) / rest_n - ink_sum / area[idx]
+            strength = np.where(rest_n > 0, contrast * polarity, 0.0).astype(np.float32)
             # Box centres, not centroids: a face centres its letter's box (dots of Ä included or not).
             kept_x.append(cx_all[idx])
             kept_y.append(cy_all[idx])
@@ -611,8 +614,10 @@ def _stretch_like(fine: np.ndarray, coarse: np.ndarray, gain: float) -> np.ndarr
     """``fine`` (the full-resolution grey board) stretched as :func:`_stretch` stretches
     ``coarse`` (its half, exposure-normalised luminance): the same levels at both scales."""
     lo, hi = np.percentile(coarse[::2, ::2], (1, 99.5))
-    f = fine.astype(np.float32) * gain
-    return np.clip((f - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
+    # ``fine`` holds bytes: one look-up table does the stretch.
+    levels = np.arange(256, dtype=np.float32) * gain
+    table = np.clip((levels - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
+    return cv2.LUT(fine, table)
 
 
 def _map_colours(source: np.ndarray, target: np.ndarray) -> np.ndarray:
