@@ -23,6 +23,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
@@ -69,8 +70,7 @@ class Panel:
         now_ms: Callable[[], int] = monotonic_ms,
         beeps: dict[str, Beep] = BEEPS,
     ) -> None:
-        from gpiozero import LED, Button, Buzzer
-        from gpiozero.exc import GPIOZeroError
+        from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
         self.presses: queue.SimpleQueue[Press] = queue.SimpleQueue()
         self._now_ms = now_ms
@@ -79,26 +79,40 @@ class Panel:
         self.leds: list[Any] = []
         self.buzzer: Any = None
         self._blinking: set[int] = set()
+        self._current = ""
+        try:
+            with warnings.catch_warnings():
+                # Each backend gpiozero tries and skips is a warning; the error, if any, says it.
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                self._build(pins, pin_factory)
+        except BadPinFactory:
+            self.close()
+            raise CompanionError(
+                "GPIO: no pins here: a Raspberry Pi with lgpio is needed (pip install "
+                "'companion[pi]'); `companion run --mock` runs without"
+            ) from None
+        except GPIOZeroError as exc:
+            self.close()
+            raise CompanionError(f"GPIO: cannot use the {self._current}: {exc}") from None
+
+    def _build(self, pins: PinMap, pin_factory: Any) -> None:
+        from gpiozero import LED, Button, Buzzer
+
         bounce = pins.bounce_ms / 1000 if pins.bounce_ms else None
         named = [(f"player{i + 1}", p) for i, p in enumerate(pins.player_buttons)]
         named += [(n, p) for n, p in (("pause", pins.pause_button), ("roll", pins.roll_button)) if p is not None]
-        current = ""
-        try:
-            for name, pin in named:
-                current = f"{name} button on GPIO{pin}"
-                # Wired between the pin and ground, the internal pull-up holding it high.
-                button = Button(pin, pull_up=True, bounce_time=bounce, pin_factory=pin_factory)
-                button.when_pressed = self._enqueuer(name)
-                self.buttons[name] = button
-            for i, pin in enumerate(pins.player_leds):
-                current = f"LED {i + 1} on GPIO{pin}"
-                self.leds.append(LED(pin, pin_factory=pin_factory))
-            if pins.buzzer is not None:
-                current = f"buzzer on GPIO{pins.buzzer}"
-                self.buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
-        except GPIOZeroError as exc:
-            self.close()
-            raise CompanionError(f"GPIO: cannot use the {current}: {exc}") from None
+        for name, pin in named:
+            self._current = f"{name} button on GPIO{pin}"
+            # Wired between the pin and ground, the internal pull-up holding it high.
+            button = Button(pin, pull_up=True, bounce_time=bounce, pin_factory=pin_factory)
+            button.when_pressed = self._enqueuer(name)
+            self.buttons[name] = button
+        for i, pin in enumerate(pins.player_leds):
+            self._current = f"LED {i + 1} on GPIO{pin}"
+            self.leds.append(LED(pin, pin_factory=pin_factory))
+        if pins.buzzer is not None:
+            self._current = f"buzzer on GPIO{pins.buzzer}"
+            self.buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
 
     def _enqueuer(self, name: str) -> Callable[[], None]:
         def pressed() -> None:
