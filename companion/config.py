@@ -10,6 +10,7 @@ prints it.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -258,7 +259,7 @@ class _Reader:
     def duration(self, t: dict, key: str, default: float, unit_ms: int, positive: bool = False) -> int:
         """A number of minutes or seconds (``unit_ms`` each), in milliseconds."""
         v = t.get(key.rsplit(".", 1)[-1], default)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
             raise self.fail(key, f"a number, not {v!r}")
         ms = round(v * unit_ms)
         if ms < 0 or (positive and ms <= 0) or ms > 24 * 60 * MINUTE_MS:
