@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lexicons glyphs clean
+.PHONY: test demo bench lexicons glyphs clean install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ lexicons: $(STAMP)
 # Regenerate the glyph atlas from Debian's fonts (fonts-urw-base35, fonts-dejavu-core, ...).
 glyphs: $(STAMP)
 	$(BIN)/python scripts/build_glyphs.py
+
+# On a Raspberry Pi: the systemd service (systemd/install.sh refuses anywhere else, or without root).
+install:
+	sh systemd/install.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
