@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.core.board import Premium, layout_for_grid
+from companion.core.board import Layout, Premium, layout_for_grid
 from companion.errors import CompanionError
 from companion.vision.probe import Probe
 
@@ -77,13 +77,18 @@ def plain_colour(colours: np.ndarray, premium: np.ndarray | None = None) -> np.n
     return np.median(c[near[best] & ~prem], axis=0)
 
 
+def _classic_layout(rows: int, cols: int) -> Layout | None:
+    """The premium layout of a square grid of this size, or None (no such board)."""
+    try:
+        return layout_for_grid(rows) if rows == cols else None
+    except CompanionError:
+        return None
+
+
 @lru_cache(maxsize=8)
 def premium_mask(rows: int, cols: int) -> np.ndarray | None:
     """The classic layout's premium squares for this grid size, or None."""
-    try:
-        layout = layout_for_grid(rows) if rows == cols else None
-    except CompanionError:
-        return None
+    layout = _classic_layout(rows, cols)
     if layout is None:
         return None
     mask = np.array([[p is not Premium.NONE for p in row] for row in layout.premiums])
@@ -110,10 +115,7 @@ def covered_squares(probe: Probe, h: np.ndarray, rows: int, cols: int) -> np.nda
 def premium_kinds(rows: int, cols: int) -> tuple[np.ndarray, ...] | None:
     """For each kind of premium square of the classic layout, the (row, col) of its squares
     ((n, 2) each), or None for a grid without a layout."""
-    try:
-        layout = layout_for_grid(rows) if rows == cols else None
-    except CompanionError:
-        return None
+    layout = _classic_layout(rows, cols)
     if layout is None:
         return None
     kinds = []
