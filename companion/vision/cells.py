@@ -1395,35 +1395,38 @@ def find_tokens(
     m = 3
     hs = 0.9 * face_px / scale  # the face without its rim, at half resolution
     n = int(round(hs))
-    boxes: dict[tuple[int, int], tuple[int, int]] = {}
+    boxes: dict[tuple[int, int], int] = {}
     # A token's middle is unlike the face's body and its ink too (as at full resolution
     # below): a spot only unlike its ring (a letter's stroke beside the body) is passed over.
-    # Each face's colours are painted over its box, for the whole board at once.
-    face_body = np.zeros_like(seen_lab)
-    face_ink = np.zeros_like(seen_lab)
+    # (Every face's box at once: the boxes stacked, each against its own face's colours.)
+    corners: list[tuple[int, int]] = []
     for (r, c), centre in faces.items():
         hx, hy = (centre + 0.5) / scale - 0.5
         bx0, by0 = int(round(hx - hs / 2)), int(round(hy - hs / 2))
         if bx0 < 0 or by0 < 0 or by0 + n > spot.shape[0] or bx0 + n > spot.shape[1]:
             continue
-        boxes[(r, c)] = (bx0, by0)
-        face_body[by0 : by0 + n, bx0 : bx0 + n] = body_lab[r, c]
-        face_ink[by0 : by0 + n, bx0 : bx0 + n] = ink_lab[r, c] if kind_idx[r, c] == 1 else body_lab[r, c]
-    unlike_face = np.minimum(_unlike(mean_in, face_body), _unlike(mean_in, face_ink)) if boxes else None
+        boxes[(r, c)] = len(corners)
+        corners.append((bx0, by0))
+    if boxes:
+        held = np.array(list(boxes), np.int64)
+        middles = np.stack([mean_in[y : y + n, x : x + n] for x, y in corners])
+        body_of = body_lab[held[:, 0], held[:, 1]][:, None, None, :]
+        ink_of = np.where((kind_idx[held[:, 0], held[:, 1]] == 1)[:, None], ink_lab[held[:, 0], held[:, 1]],
+                          body_lab[held[:, 0], held[:, 1]])[:, None, None, :]
+        face_spots = np.minimum(np.stack([spot[y : y + n, x : x + n] for x, y in corners]),
+                                np.minimum(_unlike(middles, body_of), _unlike(middles, ink_of)))
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
         turn = rotations.get((r, c))
         # Where a token may lie on this face (half resolution), and is there a spot there?
         if (r, c) not in boxes:
             continue
-        bx0, by0 = boxes[(r, c)]
         if k == 1:
             zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
         else:
             zones = [(-1, -1, n + 1, n + 1)]
         # (The letter fills the face's middle: a token lies between it and the edges.)
-        assert unlike_face is not None
-        face_spot = np.minimum(spot[by0 : by0 + n, bx0 : bx0 + n], unlike_face[by0 : by0 + n, bx0 : bx0 + n])
+        face_spot = face_spots[boxes[(r, c)]].copy()
         # (Nor at the face's very edge, where the ring sees past it.)
         e_ = int(round(0.06 * n))
         face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
