@@ -1190,6 +1190,11 @@ def token_blobs(
     return out
 
 
+def _token_near(blobs: list[tuple[float, float, float]], x: float, y: float, radius_px: float) -> list[tuple[float, float, float]]:
+    """The blobs within a token's radius of (x, y) (each axis)."""
+    return [f for f in blobs if abs(f[0] - x) <= radius_px and abs(f[1] - y) <= radius_px]
+
+
 @lru_cache(maxsize=8)
 def _face_outline(side: int) -> np.ndarray:
     """True inside a tile face's rounded outline (corners rounded by an eighth of the edge),
@@ -1326,6 +1331,7 @@ def find_tokens(
     # empty: its star is a disc of print there.
     lo, hi = int(round(0.2 * p)), int(round(0.8 * p))
     look_lab = to_lab(ev.empty_look)
+    bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
     # half resolution and for the whole board at once.
@@ -1356,18 +1362,23 @@ def find_tokens(
         fg = np.minimum(_unlike(lab, ring[sy, sx]), _unlike(lab, look_lab[r, c])) > _TOKEN_FOREIGN
         own = cv2.resize((~under_face[y0 : y0 + p, x0 : x0 + p]).astype(np.uint8), (P, P), interpolation=cv2.INTER_NEAREST)
         own = own[wy0 - top : wy1 - top, wx0 - left : wx1 - left] > 0
-        found = [
-            f for f in token_blobs(fg & own, radius_px, 1.1 * radius_px)
-            if abs(f[0] + wx0 - fx) <= radius_px and abs(f[1] + wy0 - fy) <= radius_px
-        ]
+        found = _token_near(token_blobs(fg & own, radius_px, 1.1 * radius_px), fx - wx0, fy - wy0, radius_px)
+        if not found and not own.all() and bodies_lab:
+            # Where a neighbour's face is thought to overhang (its box is known to a few
+            # pixels only), a pixel is the token's when it is unlike every face's body too:
+            # a token beside a tile is not cut in half by where the tile was guessed to lie.
+            own |= np.min([_unlike(lab, b) for b in bodies_lab], axis=0) > _TOKEN_FOREIGN
+            found = _token_near(token_blobs(fg & own, radius_px, 1.1 * radius_px), fx - wx0, fy - wy0, radius_px)
         if found:
-            # Near an edge, a spot of the neighbour's own colour is its premium's teeth
-            # reaching over the edge (the grid's fit a pixel or two off), not a token.
+            # Against an edge, a spot of the neighbour's own colour is its premium's teeth
+            # reaching over the edge (the grid's fit a pixel or two off), not a token: such a
+            # spot touches the edge, where a token a little further in is clear of it.
             fx0, fy0 = found[0][0] + wx0 - left, found[0][1] + wy0 - top
+            edge = radius_px + 0.08 * P
             disc = (np.arange(wy0, wy1)[:, None] - top - fy0) ** 2 + (np.arange(wx0, wx1)[None, :] - left - fx0) ** 2
             colour = lab[(disc <= (0.6 * radius_px) ** 2) & fg].mean(axis=0) if (fg & (disc <= (0.6 * radius_px) ** 2)).any() else None
-            for (nr, nc), close in (((r - 1, c), fy0 < 0.35 * P), ((r + 1, c), fy0 > 0.65 * P),
-                                    ((r, c - 1), fx0 < 0.35 * P), ((r, c + 1), fx0 > 0.65 * P)):
+            for (nr, nc), close in (((r - 1, c), fy0 < edge), ((r + 1, c), fy0 > P - edge),
+                                    ((r, c - 1), fx0 < edge), ((r, c + 1), fx0 > P - edge)):
                 if (colour is not None and close and 0 <= nr < R and 0 <= nc < C and ev.empty_known[nr, nc]
                         and float(_unlike(colour, look_lab[nr, nc])) <= _TOKEN_FOREIGN):
                     found = []
