@@ -1592,6 +1592,10 @@ def _read_inks(
     # crop around the glyph, :func:`read_glyph_faces`), else from a first cut around the face.
     # Each face is then cut once, around its letter moved by its set's usual offset.
     seen: Faces | None = ev.extra.get("faces")
+
+    def seen_ink(rc: tuple[int, int]) -> FaceInk | None:
+        return seen.inks.get(rc) if seen is not None and ev.glyph_at[rc] >= 0 else None
+
     inks: dict[tuple[int, int], FaceInk] = {}
     letter_at: dict[tuple[int, int], np.ndarray] = {}
     for rc, centre in centres.items():
@@ -1609,11 +1613,20 @@ def _read_inks(
         if known.box is not None:
             x, y, w, h = known.box
             letter_at[rc] = origin + (x + w / 2.0, y + h / 2.0)
+    # A letter box much longer than the letters' usual one took in something beside the
+    # letter (a neighbour's edge, a shadow): its centre does not say where the face lies.
+    spans = {rc: float(max(b.box[2], b.box[3])) for rc in letter_at if (b := inks.get(rc) or seen_ink(rc)) is not None and b.box}
+    usual = float(np.median(list(spans.values()))) if len(spans) >= 5 else np.inf
+    letter_at = {rc: at for rc, at in letter_at.items() if spans.get(rc, 0.0) <= 1.25 * usual}
     by_set: dict[int, list[np.ndarray]] = {}
     for rc, at in letter_at.items():
         by_set.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)
     every = np.median(np.concatenate([np.stack(v) for v in by_set.values()]), axis=0) if by_set else None
     set_offset = {j: np.median(np.stack(offs), axis=0) if len(offs) >= 3 else every for j, offs in by_set.items()}
+    for rc, centre in centres.items():
+        rc = (int(rc[0]), int(rc[1]))
+        if kind_idx[rc] == 1 and rc not in letter_at and rc not in inks:
+            inks[rc] = cut(rc, centre)
     for rc, at in letter_at.items():
         moved = at + set_offset[int(ev.tile_set[rc])]
         if np.hypot(*(moved - centres[rc])) > 1.5:
