@@ -217,6 +217,8 @@ class ClassicSession:
         self._feed_seq = 0
         self.seen: dict[Coord, dict[str, Any]] = {}  # what the camera saw beyond the rules' board
         self.preview: dict[str, Any] | None = None
+        # Stack heights, for a game that stacks tiles (classic does not: every tile is 1 high).
+        self.heights: dict[Coord, int] = {}
         self._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by="table")
 
     # -- reading --

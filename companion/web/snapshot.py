@@ -122,7 +122,7 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
         },
         "board": {
             **layout_json(state.board.layout),
-            "squares": squares_json(state.board, dict(tileset.values), session.seen),
+            "squares": squares_json(state.board, dict(tileset.values), session.seen, session.heights),
             "highlight": highlight,
             "corrected": [list(c) for c in sorted(session.corrected_squares())],
             # Another game's preview (the explosion a play would set off): squares and a label.

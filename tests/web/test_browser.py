@@ -190,6 +190,7 @@ def test_what_other_games_show_is_drawn(page, live):
 
     def show(s, now):  # type: ignore[no-untyped-def]
         s.observe(BoardReading(15, 15, ((0, 0),) * 4, tuple(cells)))
+        s.heights = {(7, 4): 3}
         s.preview = {"kind": "explosion", "squares": [[6, 6], [6, 7], [6, 8]], "label": "Explosion: 3 squares"}
         s._say("explosion", 0, "TNT on G7 would explode 3 squares", squares=[[6, 6], [6, 7], [6, 8]])
         s._say("dungeon", None, "A monster wakes on A1")
@@ -200,6 +201,7 @@ def test_what_other_games_show_is_drawn(page, live):
     assert page.locator("rect.preview").count() == 3
     assert page.locator("g.piece.back").count() == 1
     assert page.locator("circle.token").count() == 1
+    assert page.locator('g.piece[data-square="E8"] text.height').text_content() == "3"
     rotated = page.locator('g.piece[data-square="D8"] g').get_attribute("transform")
     assert rotated.startswith("rotate(180")
     assert "TNT on G7" in page.inner_text("#verdicts") and "G7 H7 I7" in page.inner_text("#verdicts")

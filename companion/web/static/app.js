@@ -153,7 +153,8 @@ function inkFor(fill) {
 function drawBoard() {
   const b = doc.board;
   const board = $("board");
-  const w = MARGIN + b.cols * CELL + 2, h = MARGIN + b.rows * CELL + 2;
+  const labelled = !!(b.preview && b.preview.label);
+  const w = MARGIN + b.cols * CELL + 2, h = MARGIN + b.rows * CELL + 2 + (labelled ? 20 : 0);
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
   const title = $("board-title");
   board.replaceChildren(title);
@@ -195,8 +196,8 @@ function drawBoard() {
   for (const [r, c] of b.highlight) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: "last", "data-square": squareName(r, c) }));
   }
-  if (b.preview && b.preview.label) {
-    board.append(svg("text", { x: w / 2, y: h - 6, class: "preview-label", "text-anchor": "middle" }, b.preview.label));
+  if (labelled) {
+    board.append(svg("text", { x: w / 2, y: h - 5, class: "preview-label", "text-anchor": "middle" }, b.preview.label));
   }
 }
 
@@ -324,6 +325,8 @@ function drawAdminChoices() {
   fill("control", o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]));
   fill("challenge", o.challenge_modes.map((m) => [m, m]));
   fill("tileset", o.tilesets.map((t) => [t, t]));
+  const preset = o.time_controls.find((t) => t.label === doc.clock.control);
+  if (preset) $("control").value = preset.name;
   $("challenge").value = doc.game.challenge;
   $("tileset").value = doc.game.tileset;
   $("names").value = doc.players.map((p) => p.name).join("\n");
