@@ -31,13 +31,24 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     p.add_argument("game", nargs="?", type=Path, help="a GCG file (default: a real game if present, else the built-in one)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds to wait after each move (default 0)")
+    p.add_argument("--delay", type=float, default=None, help="seconds to wait after each move (default 0; 2 with --serve)")
     p.add_argument("--boards", action="store_true", help="print the board after every move, not only at the end")
     p.add_argument(
         "--camera",
         action="store_true",
         help="also photograph every position with the synthetic camera and read it back (the vision pipeline)",
     )
+    p.add_argument(
+        "--serve",
+        action="store_true",
+        help="also serve the live page (http://localhost:8080) and play the game on it move by move "
+        "(--delay defaults to 2 s), then keep serving until Ctrl-C",
+    )
+    p.add_argument("--linger", type=float, default=None,
+                   help="with --serve: seconds to keep serving after the last move (default: until Ctrl-C)")
+    from companion.commands.serve import add_server_arguments
+
+    add_server_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -49,8 +60,11 @@ def _default_game() -> tuple[str, bytes]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
+    if args.delay is not None and args.delay < 0:
         raise CompanionError("--delay must not be negative")
+    if getattr(args, "serve", False):
+        return _serve(args)
+    args.delay = args.delay or 0.0
     if args.game is not None:
         record = read_record(args.game)
         source = str(args.game)
@@ -93,6 +107,49 @@ def run(args: argparse.Namespace) -> int:
     print(f"({agree})")
     if camera is not None:
         print(f"(camera: {camera.summary()})")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """The recorded game played on the live page, one event every ``--delay`` seconds."""
+    from companion.commands.serve import serving
+    from companion.web.replay import names_of, steps
+    from companion.web.session import ActionError, ClassicSession
+
+    if args.game is not None:
+        record = read_record(args.game)
+        source = str(args.game)
+    else:
+        source, data = _default_game()
+        record = parse_gcg(decode_gcg(data, source), source)
+    choice = choose_tileset(record)
+    if choice.name not in ("en", "de"):
+        raise CompanionError(f"the live page plays en and de games; this record is {choice.name}")
+    delay = 2.0 if args.delay is None else args.delay
+    try:
+        session = ClassicSession(names_of(record)[:4], control="tournament", challenge="single", tileset=choice.name)
+    except ActionError as exc:
+        raise CompanionError(f"{source}: {exc}") from None
+    with serving(session, args) as live:
+        print(f"Playing {source} on the live page, one move every {delay:g} s", flush=True)
+        live.hub.call(lambda s, now: s.resume(now))
+        for what, step in steps(record):
+            if live.stop.is_set():
+                break
+            try:
+                live.hub.call(step)
+            except ActionError as exc:
+                print(f"{what}: {exc}", flush=True)
+                continue
+            doc = live.hub.document_json()
+            scores = ", ".join(f"{p['name']} {p['score']}" for p in doc["players"])
+            print(f"{what:<28} {scores}", flush=True)
+            live.wait(delay)
+        doc = live.hub.document_json()
+        print("Game over" if doc["game"]["over"] else "End of the record", flush=True)
+        if not live.stop.is_set():
+            print("companion: still serving the page; Ctrl-C stops" if args.linger is None else "", flush=True)
+            live.wait(args.linger)
     return 0
 
 

@@ -1,0 +1,98 @@
+"""`companion serve`: the live page on the players' phones, for a game at this table.
+
+The page is served by waitress from inside this process (see companion/web/server.py); the
+organiser's PIN is printed here, on the device, at every start. Until the table loop (camera
+and buttons, issue 6) joins, the game changes through the organiser's actions on the page;
+``companion demo --serve`` plays a recorded game on it move by move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from typing import Any, Callable
+
+from companion.errors import CompanionError
+
+DEFAULT_PORT = 8080
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the live page (board, scores, clocks) for the players' phones",
+        description="Serve the live page for a game at this table; the organiser's PIN is printed at start.",
+    )
+    add_server_arguments(p)
+    p.add_argument("--names", nargs="+", default=["Player 1", "Player 2"], metavar="NAME",
+                   help="the players' display names (2 to 4)")
+    p.add_argument("--control", default="tournament", help="time control: tournament, club, rapid, blitz, untimed")
+    p.add_argument("--challenge", default="single", choices=["void", "single", "double", "five-points"])
+    p.add_argument("--tileset", default="en", choices=["en", "de"])
+    p.set_defaults(func=run)
+
+
+def add_server_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default all: the phones are on the LAN)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--max-clients", type=int, default=64, help="live streams at most (default 64); more pages poll")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.web.session import ActionError, ClassicSession
+
+    try:
+        session = ClassicSession(args.names, control=args.control, challenge=args.challenge, tileset=args.tileset)
+    except ActionError as exc:
+        raise CompanionError(str(exc)) from None
+    with serving(session, args) as live:
+        print("companion: Ctrl-C stops", flush=True)
+        live.wait()
+    return 0
+
+
+class serving:
+    """The session's hub and page served on a thread while the ``with`` block runs."""
+
+    def __init__(self, session: Any, args: argparse.Namespace, out: Callable[[str], None] | None = None) -> None:
+        self.session, self.args = session, args
+        self.out = out or (lambda line: print(line, flush=True))
+        self.stop = threading.Event()
+
+    def __enter__(self) -> "serving":
+        from companion.web.app import create_app, page_url
+        from companion.web.auth import Auth
+        from companion.web.hub import Hub
+        from companion.web.server import ServerThread
+
+        if not 1 <= self.args.max_clients <= 1000:
+            raise CompanionError("--max-clients: 1 to 1000")
+        if not 0 <= self.args.port <= 65535:
+            raise CompanionError("--port: 0 to 65535")
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        self.hub = Hub(self.session, max_clients=self.args.max_clients).start()
+        self.auth = Auth()
+        app = create_app(self.hub, auth=self.auth)
+        try:
+            self.server = ServerThread(app, self.hub, self.args.host, self.args.port).start()
+        except OSError as exc:
+            self.hub.stop()
+            raise CompanionError(f"cannot listen on {self.args.host}:{self.args.port}: {exc.strerror or exc}") from None
+        shown = "localhost" if self.args.host in ("0.0.0.0", "::", "127.0.0.1") else self.args.host
+        self.url = f"http://{shown}:{self.server.port}/"
+        self.out(f"companion: the live page is at {self.url} (on the network: {page_url(self.url)})")
+        self.out(f"companion: the organiser's PIN is {self.auth.pin}")
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, lambda *_: self.stop.set())
+        return self
+
+    def wait(self, seconds: float | None = None) -> None:
+        self.stop.wait(seconds)
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.stop()
+        print("companion: the live page stopped", file=sys.stderr)

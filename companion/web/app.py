@@ -1,0 +1,350 @@
+"""The live page's Flask application: ``create_app(hub, config)``.
+
+Thin on purpose: routes read the hub's document or hand the organiser's actions to the game
+thread (:meth:`Hub.call`); the game's own checks answer for what an action means. Every
+refusal is a 4xx with one line of JSON (``{"error": "..."}``), never a traceback, and nothing
+changes state over GET.
+
+Endpoints (also in the README):
+
+    GET  /                     the page
+    GET  /api/state            the document (same as the stream's); header X-Server-Time
+    GET  /api/events           server-sent events: snapshot on connect, then every change,
+                               `time` events as keep-alives; 503 beyond max_clients streams
+    GET  /api/session          {admin, csrf}: sets the session cookie if there is none
+    POST /api/login            {"pin": "123456"} -> a new admin session (403 wrong, 429 locked)
+    POST /api/logout
+    POST /api/admin/new-game   {game, names, control, challenge, tileset}
+    POST /api/admin/pause | /api/admin/resume | /api/admin/undo
+    POST /api/admin/correct    {square: "H8", letter: "A" | "" (empty), blank: false}
+    POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
+    GET  /game.gcg             the game so far as GCG
+    GET  /qr.svg               a QR code of the page's own address
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import logging
+import queue
+import socket
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+import segno
+from flask import Flask, Response, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from companion.web.auth import Auth
+from companion.web.hub import Hub, HubStopped, sse_event
+from companion.web.session import ActionError
+
+log = logging.getLogger("companion.web")
+
+COOKIE = "companion_session"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    max_body: int = 16 * 1024  # every admin action's JSON is far smaller
+    keepalive_s: float = 10.0  # a `time` event this often on an idle stream
+    public_url: str | None = None  # the address the QR code shows; default: the request's
+    secure_cookie: bool = False  # True behind HTTPS
+    call_timeout_s: float = 10.0
+
+
+def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None) -> Flask:
+    config = config or WebConfig()
+    auth = auth or Auth()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body
+    app.config["JSON_SORT_KEYS"] = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.extensions["companion"] = {"hub": hub, "auth": auth, "config": config}
+
+    def error(status: int, message: str, **headers: str) -> Response:
+        resp = jsonify(error=message)
+        resp.status_code = status
+        for k, v in headers.items():
+            resp.headers[k] = v
+        return resp
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        messages = {
+            404: "no such page",
+            405: "method not allowed",
+            413: f"request body larger than {config.max_body} bytes",
+        }
+        return error(exc.code or 500, messages.get(exc.code or 0, exc.description or exc.name))
+
+    @app.errorhandler(Exception)
+    def internal_error(exc: Exception) -> Response:
+        log.exception("request %s %s", request.method, request.path)
+        return error(500, "internal error: the game is unchanged")
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        # Everything the page needs is served from here: no other origin, no inline script.
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        )
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        if request.path.startswith("/api/"):
+            resp.headers.setdefault("Cache-Control", "no-store")
+        cookie = g.get("set_session")
+        if cookie is not None:
+            resp.set_cookie(
+                COOKIE,
+                cookie,
+                httponly=True,
+                samesite="Strict",
+                secure=config.secure_cookie,
+                max_age=int(auth.session_ttl_s),
+                path="/",
+            )
+        if g.get("clear_session"):
+            resp.delete_cookie(COOKIE, path="/", httponly=True, samesite="Strict")
+        return resp
+
+    def current_session():  # type: ignore[no-untyped-def]
+        return auth.session(request.cookies.get(COOKIE))
+
+    def body() -> dict[str, Any]:
+        """The POST's JSON object (an empty body is an empty object)."""
+        data = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
+        if not data.strip():
+            return {}
+        if request.mimetype != "application/json":
+            raise _Refusal(415, "send JSON (Content-Type: application/json)")
+        try:
+            value = request.get_json(force=True, silent=False)
+        except Exception:
+            raise _Refusal(400, "malformed JSON") from None
+        if not isinstance(value, dict):
+            raise _Refusal(400, "the body must be a JSON object")
+        return value
+
+    class _Refusal(Exception):
+        def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+            super().__init__(message)
+            self.status, self.message, self.headers = status, message, headers or {}
+
+    @app.errorhandler(_Refusal)
+    def refused(exc: _Refusal) -> Response:
+        return error(exc.status, exc.message, **exc.headers)
+
+    @app.before_request
+    def csrf() -> Response | None:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        s = current_session()
+        if s is None:
+            return error(403, "no session: reload the page")
+        if not auth.csrf_ok(s.id, request.headers.get(CSRF_HEADER)):
+            return error(403, "missing or wrong CSRF token: reload the page")
+        return None
+
+    # -- the page --
+
+    @app.get("/")
+    def index() -> str:
+        return render_template("index.html")
+
+    @app.get("/api/state")
+    def state() -> Response:
+        version, data = hub.document()
+        resp = Response(data, mimetype="application/json")
+        resp.headers["X-Server-Time"] = str(hub.now_ms())
+        resp.headers["X-Version"] = str(version)
+        return resp
+
+    @app.get("/api/events")
+    def events() -> Response:
+        sub = hub.subscribe()
+        if sub is None:
+            return error(503, f"too many live pages open (at most {hub.max_clients}): the page polls instead",
+                         **{"Retry-After": "10"})
+
+        def stream() -> Iterator[bytes]:
+            try:
+                # The browser reconnects after 2 s when the stream breaks.
+                yield b"retry: 2000\n\n"
+                version, data = hub.document()
+                yield sse_event("snapshot", data, event_id=version)
+                yield _time_event(hub)
+                while not sub.dropped and not hub.stopped:
+                    try:
+                        item = sub.queue.get(timeout=config.keepalive_s)
+                    except queue.Empty:
+                        yield _time_event(hub)
+                        continue
+                    if sub.dropped:
+                        break
+                    yield item
+                    yield _time_event(hub)
+            finally:
+                hub.unsubscribe(sub)
+
+        return Response(
+            stream(),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.get("/api/session")
+    def session_info() -> Response:
+        s = current_session()
+        if s is None:
+            s = auth.new_session()
+            g.set_session = s.id
+        return jsonify(admin=s.admin, csrf=s.csrf)
+
+    @app.post("/api/login")
+    def login() -> Response:
+        data = body()
+        pin = data.get("pin")
+        if not isinstance(pin, str) or len(pin) > 32:
+            return error(400, "pin: the six digits shown on the device")
+        address = request.remote_addr or "?"
+        result = auth.try_pin(address, pin.strip())
+        if result.locked:
+            return error(429, f"too many wrong PINs: try again in {result.retry_after} s",
+                         **{"Retry-After": str(result.retry_after)})
+        if not result.ok:
+            log.warning("wrong PIN from %s", address)
+            return error(403, f"wrong PIN ({result.tries_left} tries left this minute)")
+        s = auth.login(request.cookies.get(COOKIE))
+        g.set_session = s.id
+        log.info("organiser logged in from %s", address)
+        return jsonify(admin=True, csrf=s.csrf)
+
+    @app.post("/api/logout")
+    def logout() -> Response:
+        s = current_session()
+        auth.end(s.id if s else None)
+        fresh = auth.new_session()
+        g.set_session = fresh.id
+        return jsonify(admin=False, csrf=fresh.csrf)
+
+    # -- the organiser's actions --
+
+    def admin_action(allowed: set[str], fn: Callable[[Any, int, dict[str, Any]], None]) -> Response:
+        """The organiser's action: the admin session first, then the body, then the game."""
+        s = current_session()
+        if s is None or not s.admin:
+            return error(401, "the organiser's PIN is needed for that")
+        data = body()
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            return error(400, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(allowed)) or 'none'})")
+        try:
+            hub.call(lambda session, now: fn(session, now, data), timeout=config.call_timeout_s)
+        except ActionError as exc:
+            return error(exc.status, str(exc))
+        except (HubStopped, TimeoutError):
+            return error(503, "the game is busy or stopping: try again")
+        version, _ = hub.document()
+        return jsonify(ok=True, version=version)
+
+    @app.post("/api/admin/new-game")
+    def new_game() -> Response:
+        return admin_action(
+            {"game", "names", "control", "challenge", "tileset", "seed"},
+            lambda session, now, d: session.new_game(now, **d),
+        )
+
+    @app.post("/api/admin/pause")
+    def pause() -> Response:
+        return admin_action(set(), lambda session, now, d: session.pause(now))
+
+    @app.post("/api/admin/resume")
+    def resume() -> Response:
+        return admin_action(set(), lambda session, now, d: session.resume(now))
+
+    @app.post("/api/admin/undo")
+    def undo() -> Response:
+        return admin_action(set(), lambda session, now, d: session.undo(now))
+
+    @app.post("/api/admin/correct")
+    def correct() -> Response:
+        return admin_action(
+            {"square", "letter", "blank"},
+            lambda session, now, d: session.correct(now, d.get("square"), d.get("letter"), d.get("blank", False)),
+        )
+
+    @app.post("/api/admin/challenge")
+    def challenge() -> Response:
+        return admin_action(
+            {"decision", "by"},
+            lambda session, now, d: session.rule_challenge(now, d.get("decision"), d.get("by")),
+        )
+
+    # -- downloads --
+
+    @app.get("/game.gcg")
+    def gcg() -> Response:
+        text = hub.call(lambda session, now: session.gcg(), timeout=config.call_timeout_s)
+        doc = hub.document_json()
+        name = f"companion-{doc.get('game', {}).get('id', 'game')}.gcg"
+        return Response(
+            text.encode("utf-8"),
+            mimetype="text/plain",
+            headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+        )
+
+    @app.get("/qr.svg")
+    def qr() -> Response:
+        url = config.public_url or page_url(request.host_url)
+        code = segno.make(url, error="m")
+        buf = io.BytesIO()
+        # A standalone SVG document (with its namespace): the page shows it as an <img>.
+        code.save(buf, kind="svg", scale=4, border=2, dark="#000", light="#fff", title=f"QR code: {url}",
+                  xmldecl=False, svgclass=None, lineclass=None)
+        resp = Response(buf.getvalue(), mimetype="image/svg+xml")
+        resp.headers["X-Page-URL"] = url
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    return app
+
+
+def _time_event(hub: Hub) -> bytes:
+    return sse_event("time", f'{{"server_time":{hub.now_ms()}}}'.encode())
+
+
+def page_url(host_url: str) -> str:
+    """The page's address for another phone: the request's, unless that is the loopback (the
+    Pi's own browser), where the Pi's address on the local network is the one to show."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(host_url)
+    host = parts.hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        lan = lan_address()
+        if lan is not None:
+            port = f":{parts.port}" if parts.port else ""
+            return f"{parts.scheme}://{lan}{port}/"
+    return host_url if host_url.endswith("/") else host_url + "/"
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (no packet is sent: a UDP socket only
+    picks the route)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if ipaddress.ip_address(addr).is_loopback else addr

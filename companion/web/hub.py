@@ -1,0 +1,193 @@
+"""The hub between the game and the pages: one thread owns the game, many threads read it.
+
+- **The game thread** is the only one that touches the session. Requests (and, later, the
+  table's camera and buttons) hand it work through :meth:`Hub.call`, which queues a function
+  and waits for its result; between calls it polls the clocks (a flag falls on time even when
+  nobody acts).
+- **The document** is made once per change by the game thread and kept as JSON bytes; the
+  polling API and every stream send those same bytes. ``version`` goes up with each change.
+- **Subscribers** (open event streams) each have a bounded queue. Publishing never waits: a
+  client whose queue is full is dropped (its browser reconnects and gets a fresh snapshot),
+  so a slow phone can never hold up the game. At most ``max_clients`` streams are open.
+
+One lock guards the document, the version and the subscribers, and is held only for a few
+assignments.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Callable, TypeVar
+
+from companion.web.session import GameSession
+
+T = TypeVar("T")
+log = logging.getLogger("companion.web")
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+@dataclass(eq=False)
+class Subscriber:
+    queue: "queue.Queue[bytes]"
+    dropped: bool = False
+    since: float = field(default_factory=time.monotonic)
+
+
+class HubStopped(Exception):
+    pass
+
+
+class Hub:
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        now_ms: Callable[[], int] = monotonic_ms,
+        max_clients: int = 64,
+        queue_size: int = 32,
+        tick_s: float = 0.2,
+    ) -> None:
+        self.session = session
+        self.now_ms = now_ms
+        self.max_clients = max_clients
+        self.queue_size = queue_size
+        self.tick_s = tick_s
+        self._lock = threading.Lock()
+        self._inline = threading.Lock()
+        self._subscribers: set[Subscriber] = set()
+        self._inbox: "queue.Queue[tuple[Callable[..., Any], Future[Any]] | None]" = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
+        self._revision = -1
+        self.version = 0
+        self.dropped = 0  # subscribers dropped for being too slow, since the start
+        self._doc_bytes = b""
+        self._doc: dict[str, Any] = {}
+        self._refresh(force=True)
+
+    # -- the game thread --
+
+    def start(self) -> "Hub":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="companion-game", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._inbox.put(None)
+        with self._lock:
+            # Every open stream wakes and ends.
+            for sub in self._subscribers:
+                sub.dropped = True
+                try:
+                    sub.queue.put_nowait(b"")
+                except queue.Full:
+                    pass
+            self._subscribers.clear()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def call(self, fn: Callable[[Any, int], T], timeout: float = 10.0) -> T:
+        """``fn(session, now_ms)`` run by the game thread; its result, or its exception."""
+        if self._thread is None:
+            # Not started (a test's hub, a command run once): the caller's thread is the game
+            # thread, one at a time.
+            with self._inline:
+                try:
+                    return fn(self.session, self.now_ms())
+                finally:
+                    self._refresh()
+        if self.stopped:
+            raise HubStopped("the companion is stopping")
+        future: Future[T] = Future()
+        self._inbox.put((fn, future))
+        return future.result(timeout=timeout)
+
+    def _run(self) -> None:
+        while not self.stopped:
+            try:
+                item = self._inbox.get(timeout=self.tick_s)
+            except queue.Empty:
+                item = None
+            if item is not None:
+                fn, future = item
+                if future.set_running_or_notify_cancel():
+                    try:
+                        future.set_result(fn(self.session, self.now_ms()))
+                    except BaseException as exc:  # handed to the caller, who answers for it
+                        future.set_exception(exc)
+            try:
+                self.session.tick(self.now_ms())
+                self._refresh()
+            except Exception:  # a bug must not stop the game thread: logged, the game goes on
+                log.exception("the game thread")
+
+    def _refresh(self, force: bool = False) -> None:
+        """After the game thread ran: a new document for every change, published."""
+        revision = self.session.revision
+        if revision == self._revision and not force:
+            return
+        now = self.now_ms()
+        doc = self.session.document(now)
+        with self._lock:
+            self._revision = revision
+            self.version += 1
+            doc = {"version": self.version, "server_time": now, **doc}
+            data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            self._doc, self._doc_bytes = doc, data
+            event = sse_event("snapshot", data, event_id=self.version)
+            for sub in list(self._subscribers):
+                try:
+                    sub.queue.put_nowait(event)
+                except queue.Full:
+                    sub.dropped = True
+                    self._subscribers.discard(sub)
+                    self.dropped += 1
+
+    # -- readers (any thread) --
+
+    def document(self) -> tuple[int, bytes]:
+        with self._lock:
+            return self.version, self._doc_bytes
+
+    def document_json(self) -> dict[str, Any]:
+        with self._lock:
+            return self._doc
+
+    def subscribe(self) -> Subscriber | None:
+        """A new stream's queue, or None when ``max_clients`` streams are open."""
+        with self._lock:
+            if len(self._subscribers) >= self.max_clients or self.stopped:
+                return None
+            sub = Subscriber(queue.Queue(self.queue_size))
+            self._subscribers.add(sub)
+            return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        with self._lock:
+            self._subscribers.discard(sub)
+
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
+
+
+def sse_event(name: str, data: bytes, event_id: int | None = None) -> bytes:
+    """One server-sent event; ``data`` is one line of JSON (no newline inside)."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {name}\n".encode() + b"data: " + data + b"\n\n"

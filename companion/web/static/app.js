@@ -1,0 +1,493 @@
+// The live page: one document from the companion (same over the stream and the polling API),
+// drawn as it comes; clocks count down here between documents. Plain JS, no build step.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 40;
+const MARGIN = 22;
+const POLL_MS = 2000;
+
+const PREMIUM_FILL = { TW: "#c0392b", DW: "#f4b6c2", TL: "#1f5fa8", DL: "#a9d2f0" };
+const PREMIUM_TEXT = { TW: "#ffffff", DW: "#5b1a28", TL: "#ffffff", DL: "#123e5e" };
+const PLAIN_FILL = "#d9d4bf";
+const SET_FILL = { null: "#f3e2b3", ivory: "#f3e2b3", white: "#fafafa", black: "#2b2b2b", red: "#e57373", blue: "#81a9e0", green: "#8fce8f", yellow: "#f1d264" };
+
+let doc = null;          // the last document drawn
+let anchorServer = 0;    // the server's time (ms) ...
+let anchorLocal = 0;     // ... at this local moment (performance.now())
+let csrf = null;
+let admin = false;
+let source = null;
+let pollTimer = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// --- time ----------------------------------------------------------------------------------
+
+function serverNow() {
+  return anchorServer + (performance.now() - anchorLocal);
+}
+
+function setServerTime(ms) {
+  anchorServer = ms;
+  anchorLocal = performance.now();
+}
+
+// As the clock engine's format_ms: 25:00, 0:07, -1:01, 1:30:00; whole seconds towards zero.
+function formatMs(ms) {
+  const sign = ms < 0 ? "-" : "";
+  const s = Math.floor(Math.abs(ms) / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  return h ? `${sign}${h}:${pad(m)}:${pad(sec)}` : `${sign}${m}:${pad(sec)}`;
+}
+
+function remainingMs(player) {
+  const c = player.clock;
+  if (!c) return null;
+  let ms = c.remaining_ms;
+  if (doc.clock.running && doc.clock.on_move === player.index) {
+    ms -= Math.max(0, serverNow() - doc.server_time);
+  }
+  return ms;
+}
+
+function drawClocks() {
+  if (!doc) return;
+  for (const p of doc.players) {
+    const face = $(`clock-${p.index}`);
+    if (!face) continue;
+    const ms = remainingMs(p);
+    if (ms === null) { face.textContent = "–"; continue; }
+    face.textContent = formatMs(ms);
+    face.classList.toggle("overtime", ms < 0);
+  }
+}
+
+// --- drawing -------------------------------------------------------------------------------
+
+function render(next) {
+  doc = next;
+  $("title").textContent = `${doc.game.title}`;
+  drawPlayers();
+  drawStatus();
+  drawBoard();
+  drawLastMove();
+  drawVerdicts();
+  drawHistory();
+  drawAdminChoices();
+  drawClocks();
+  document.body.dataset.version = String(doc.version);
+}
+
+function drawPlayers() {
+  const box = $("players");
+  box.replaceChildren();
+  for (const p of doc.players) {
+    const card = el("article", { class: "player" + (p.on_move ? " on-move" : "") + (p.winner ? " winner" : ""),
+                                 "aria-label": `${p.name}: ${p.score} points${p.on_move ? ", to play" : ""}` });
+    const name = el("h2", { class: "name" }, p.name);
+    if (p.on_move) name.append(el("span", { class: "turn", "aria-hidden": "true" }, " ▶"));
+    card.append(name);
+    card.append(el("div", { class: "score", id: `score-${p.index}` }, String(p.score)));
+    const clock = el("div", { class: "clock", id: `clock-${p.index}`, role: "timer", "aria-label": `${p.name}'s clock` });
+    card.append(clock);
+    const notes = [];
+    if (p.clock && p.clock.penalty) notes.push(`−${p.clock.penalty} overtime`);
+    if (p.clock && p.clock.lost) notes.push("lost on time");
+    if (p.rack !== null) notes.push(`rack ${p.rack || "empty"} (${p.end_adjustment >= 0 ? "+" : ""}${p.end_adjustment})`);
+    else notes.push(`${p.rack_size} tiles`);
+    if (p.winner) notes.push("wins");
+    card.append(el("div", { class: "note" }, notes.join(" · ")));
+    box.append(card);
+  }
+}
+
+function drawStatus() {
+  const g = doc.game, c = doc.clock;
+  const parts = [];
+  if (g.over) parts.push("Game over");
+  else if (g.to_move !== null) parts.push(`${doc.players[g.to_move].name} to play`);
+  if (g.awaiting_racks) parts.push("tell the companion the racks left");
+  if (g.pending) parts.push(`${g.pending.words.join("/")} can still be challenged`);
+  if (c.paused) parts.push("clock paused");
+  else if (!c.started && c.control !== "no clock" && !g.over) parts.push("clock not started");
+  parts.push(`bag ${g.bag}`);
+  parts.push(c.control);
+  $("status").textContent = parts.join(" · ");
+}
+
+function squareName(r, c) {
+  return String.fromCharCode(65 + c) + (r + 1);
+}
+
+function tileFill(sq) {
+  if (sq.rgb) return `rgb(${sq.rgb[0]},${sq.rgb[1]},${sq.rgb[2]})`;
+  return SET_FILL[sq.set] || SET_FILL.null;
+}
+
+function inkFor(fill) {
+  // Dark ink on a light body, light ink on a dark one (contrast).
+  const m = fill.match(/\d+/g);
+  let r, g, b;
+  if (fill.startsWith("#")) { r = parseInt(fill.slice(1, 3), 16); g = parseInt(fill.slice(3, 5), 16); b = parseInt(fill.slice(5, 7), 16); }
+  else if (m) { [r, g, b] = m.map(Number); }
+  else return "#1a1a1a";
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#1a1a1a" : "#fafafa";
+}
+
+function drawBoard() {
+  const b = doc.board;
+  const board = $("board");
+  const labelled = !!(b.preview && b.preview.label);
+  const w = MARGIN + b.cols * CELL + 2, h = MARGIN + b.rows * CELL + 2 + (labelled ? 20 : 0);
+  board.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const title = $("board-title");
+  board.replaceChildren(title);
+  const tiles = b.squares.filter((s) => s.kind === "tile").length;
+  title.textContent = `The board, ${b.rows} by ${b.cols}: ${tiles} tiles`;
+
+  for (let c = 0; c < b.cols; c++) {
+    board.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: 15, class: "coord", "text-anchor": "middle" }, String.fromCharCode(65 + c)));
+  }
+  for (let r = 0; r < b.rows; r++) {
+    board.append(svg("text", { x: MARGIN - 4, y: MARGIN + r * CELL + CELL / 2 + 4, class: "coord", "text-anchor": "end" }, String(r + 1)));
+  }
+  const grid = svg("g", { "aria-hidden": "true" });
+  for (let r = 0; r < b.rows; r++) {
+    for (let c = 0; c < b.cols; c++) {
+      const x = MARGIN + c * CELL, y = MARGIN + r * CELL;
+      const kind = b.legend[b.premiums[r][c]] || null;
+      grid.append(svg("rect", { x, y, width: CELL, height: CELL, fill: kind ? PREMIUM_FILL[kind] : PLAIN_FILL, class: "sq" }));
+      if (r === b.centre[0] && c === b.centre[1]) {
+        grid.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 8, "text-anchor": "middle", class: "star", fill: PREMIUM_TEXT.DW }, "★"));
+      } else if (kind) {
+        grid.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", class: "premium", fill: PREMIUM_TEXT[kind] }, kind));
+      }
+    }
+  }
+  board.append(grid);
+
+  const preview = new Set((b.preview && b.preview.squares || []).map(([r, c]) => `${r},${c}`));
+  for (const key of preview) {
+    const [r, c] = key.split(",").map(Number);
+    board.append(svg("rect", { x: MARGIN + c * CELL, y: MARGIN + r * CELL, width: CELL, height: CELL, class: "preview" }));
+  }
+
+  for (const sq of b.squares) board.append(drawSquare(sq));
+
+  for (const [r, c] of b.corrected) {
+    board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "corrected" }));
+  }
+  for (const [r, c] of b.highlight) {
+    board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: "last", "data-square": squareName(r, c) }));
+  }
+  if (labelled) {
+    board.append(svg("text", { x: w / 2, y: h - 5, class: "preview-label", "text-anchor": "middle" }, b.preview.label));
+  }
+}
+
+function drawSquare(sq) {
+  const x = MARGIN + sq.col * CELL, y = MARGIN + sq.row * CELL;
+  const cx = x + CELL / 2, cy = y + CELL / 2;
+  const g = svg("g", { class: `piece ${sq.kind}`, "data-square": squareName(sq.row, sq.col) });
+  let label;
+  if (sq.kind === "tile") {
+    const fill = tileFill(sq), ink = inkFor(fill);
+    const face = svg("g", { transform: `rotate(${sq.rotation || 0} ${cx} ${cy})` });
+    face.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill, class: "tile" }));
+    face.append(svg("text", { x: cx - (sq.blank ? 0 : 2), y: cy + 8, "text-anchor": "middle", class: sq.blank ? "letter blank" : "letter", fill: sq.blank ? "#b0281a" : ink }, sq.letter));
+    if (!sq.blank) face.append(svg("text", { x: x + CELL - 5, y: y + CELL - 5, "text-anchor": "end", class: "value", fill: ink }, String(sq.value)));
+    g.append(face);
+    label = `${squareName(sq.row, sq.col)}: ${sq.blank ? "blank as " : ""}${sq.letter}` +
+            (sq.rotation ? `, turned ${sq.rotation}°` : "") + (sq.set ? `, ${sq.set} set` : "");
+  } else if (sq.kind === "back") {
+    const fill = tileFill(sq);
+    g.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill, class: "tile back-body" }));
+    g.append(svg("rect", { x: x + 8, y: y + 8, width: CELL - 16, height: CELL - 16, rx: 2, class: "back-mark" }));
+    label = `${squareName(sq.row, sq.col)}: a tile face down`;
+  } else {
+    label = `${squareName(sq.row, sq.col)}: empty`;
+  }
+  if (sq.token) {
+    g.append(svg("circle", { cx: x + 9, cy: y + 9, r: 5.5, class: "token" }));
+    label += ", a token";
+  }
+  if (sq.height > 1) {
+    g.append(svg("rect", { x: x + 2, y: y + CELL - 15, width: 13, height: 13, rx: 2, class: "height-badge" }));
+    g.append(svg("text", { x: x + 8.5, y: y + CELL - 5, "text-anchor": "middle", class: "height" }, String(sq.height)));
+    label += `, stack of ${sq.height}`;
+  }
+  g.append(svg("title", {}, label));
+  return g;
+}
+
+function drawLastMove() {
+  const box = $("last-move");
+  box.replaceChildren();
+  const m = doc.last_move;
+  if (!m) { box.append(el("p", { class: "muted" }, "No move yet.")); return; }
+  const who = doc.players[m.player].name;
+  box.append(el("p", { class: "move-head" }, `${who}: ${m.position} ${m.word}  +${m.points}`));
+  const list = el("ul", { class: "breakdown" });
+  for (const w of m.words) {
+    const parts = w.letters.map((l) => {
+      let s = `${l.blank ? l.letter.toLowerCase() : l.letter}${l.value}`;
+      if (l.premium === "DL") s += "×2"; else if (l.premium === "TL") s += "×3";
+      return s;
+    });
+    let line = `${w.gcg}: ${parts.join(" + ")} = ${w.letter_sum}`;
+    if (w.multiplier > 1) line += ` × ${w.multiplier}`;
+    line += ` = ${w.score}`;
+    list.append(el("li", {}, line));
+  }
+  if (m.bonus) list.append(el("li", {}, `all tiles: +${m.bonus}`));
+  box.append(list);
+}
+
+function drawVerdicts() {
+  const list = $("verdicts");
+  list.replaceChildren();
+  for (const v of doc.verdicts) {
+    const li = el("li", { class: `verdict ${v.kind}` });
+    if (v.words && v.words.length && (v.kind === "refused" || v.kind === "withdrawn" || v.kind === "turn-lost")) {
+      li.append(el("strong", { class: "bad-word" }, v.words.join(", ")));
+      li.append(document.createTextNode(" "));
+    }
+    li.append(document.createTextNode(v.message));
+    if (v.squares && v.squares.length) li.append(el("span", { class: "muted" }, ` (${v.squares.map(([r, c]) => squareName(r, c)).join(" ")})`));
+    list.append(li);
+  }
+}
+
+function drawHistory() {
+  const body = $("history");
+  body.replaceChildren();
+  let n = 0;
+  for (const row of doc.history) {
+    const tr = el("tr", { class: row.kind });
+    n += 1;
+    tr.append(el("td", {}, String(n)));
+    tr.append(el("td", {}, doc.players[row.player].name));
+    let what;
+    switch (row.kind) {
+      case "play": what = `${row.position} ${row.word}`; break;
+      case "pass": what = "pass"; break;
+      case "turn-lost": what = "turn lost"; break;
+      case "exchange": what = `exchange ${row.tiles || row.count}`; break;
+      case "withdrawn": what = "play withdrawn"; break;
+      case "challenge-bonus": what = "challenge bonus"; break;
+      case "end-rack-points": what = `racks (${row.tiles})`; break;
+      case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
+      default: what = row.kind;
+    }
+    tr.append(el("td", {}, what));
+    tr.append(el("td", { class: "num" }, (row.points > 0 ? "+" : "") + row.points));
+    tr.append(el("td", { class: "num" }, String(row.total)));
+    body.append(tr);
+  }
+}
+
+let choicesFor = null;
+function drawAdminChoices() {
+  const sel = $("challenger");
+  const current = sel.value;
+  sel.replaceChildren();
+  doc.players.forEach((p) => sel.append(el("option", { value: String(p.index) }, p.name)));
+  if (current) sel.value = current;
+  if (choicesFor === doc.game.id) return;
+  choicesFor = doc.game.id;
+  const o = doc.options;
+  const fill = (id, items) => {
+    const s = $(id);
+    s.replaceChildren();
+    for (const [value, label, disabled] of items) {
+      const opt = el("option", { value }, label);
+      if (disabled) opt.disabled = true;
+      s.append(opt);
+    }
+  };
+  fill("game", o.games.map((g) => [g.name, g.available ? g.title : `${g.title} (not yet available)`, !g.available]));
+  fill("control", o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]));
+  fill("challenge", o.challenge_modes.map((m) => [m, m]));
+  fill("tileset", o.tilesets.map((t) => [t, t]));
+  const preset = o.time_controls.find((t) => t.label === doc.clock.control);
+  if (preset) $("control").value = preset.name;
+  $("challenge").value = doc.game.challenge;
+  $("tileset").value = doc.game.tileset;
+  $("names").value = doc.players.map((p) => p.name).join("\n");
+}
+
+// --- live updates --------------------------------------------------------------------------
+
+function accept(next) {
+  if (doc && next.version < doc.version) return;  // an older document arriving late
+  render(next);
+}
+
+function setLive(text, ok) {
+  const live = $("live");
+  live.textContent = text;
+  live.classList.toggle("ok", ok);
+}
+
+function connect() {
+  if (!window.EventSource) { startPolling(); return; }
+  source = new EventSource("/api/events");
+  source.addEventListener("snapshot", (e) => {
+    const next = JSON.parse(e.data);
+    setServerTime(next.server_time);
+    accept(next);
+    setLive("live", true);
+    stopPolling();
+  });
+  source.addEventListener("time", (e) => setServerTime(JSON.parse(e.data).server_time));
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) {
+      // Refused (too many streams) or gone: poll, and try the stream again later.
+      source = null;
+      startPolling();
+      setTimeout(() => { if (!source) connect(); }, 30000);
+    } else {
+      setLive("reconnecting…", false);
+    }
+  };
+}
+
+async function poll() {
+  try {
+    const r = await fetch("/api/state", { cache: "no-store" });
+    if (!r.ok) throw new Error(r.status);
+    const next = await r.json();
+    setServerTime(Number(r.headers.get("X-Server-Time")) || next.server_time);
+    accept(next);
+    setLive("updating every 2 s", true);
+  } catch (err) {
+    setLive("offline: retrying", false);
+  }
+}
+
+function startPolling() {
+  if (pollTimer) return;
+  poll();
+  pollTimer = setInterval(poll, POLL_MS);
+}
+
+function stopPolling() {
+  if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+}
+
+// --- the organiser -------------------------------------------------------------------------
+
+async function loadSession() {
+  const r = await fetch("/api/session", { cache: "no-store", credentials: "same-origin" });
+  const s = await r.json();
+  csrf = s.csrf;
+  setAdmin(s.admin);
+}
+
+function setAdmin(on) {
+  admin = on;
+  $("admin").hidden = !on;
+  $("login").hidden = on;
+}
+
+function say(text, bad) {
+  const m = $("admin-msg");
+  m.textContent = text;
+  m.classList.toggle("bad", !!bad);
+}
+
+async function post(path, data) {
+  const r = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" },
+    body: JSON.stringify(data || {}),
+  });
+  let answer = {};
+  try { answer = await r.json(); } catch (e) { /* an empty answer */ }
+  if (!r.ok) {
+    if (r.status === 401) setAdmin(false);
+    throw new Error(answer.error || `refused (${r.status})`);
+  }
+  return answer;
+}
+
+async function action(path, data, done) {
+  try {
+    await post(path, data);
+    say(done, false);
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+function wireAdmin() {
+  $("login").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const s = await post("/api/login", { pin: $("pin").value });
+      csrf = s.csrf;
+      $("pin").value = "";
+      setAdmin(true);
+      say("Unlocked: organiser's actions below.", false);
+    } catch (err) {
+      say(err.message, true);
+    }
+  });
+  $("logout").addEventListener("click", async () => {
+    try { const s = await post("/api/logout", {}); csrf = s.csrf; } catch (e) { /* locked anyway */ }
+    setAdmin(false);
+    say("Locked.", false);
+  });
+  $("pause").addEventListener("click", () => action("/api/admin/pause", {}, "Paused."));
+  $("resume").addEventListener("click", () => action("/api/admin/resume", {}, "The clock runs."));
+  $("undo").addEventListener("click", () => action("/api/admin/undo", {}, "Undone."));
+  for (const b of document.querySelectorAll("[data-decision]")) {
+    b.addEventListener("click", () => action("/api/admin/challenge",
+      { decision: b.dataset.decision, by: Number($("challenger").value) }, "Challenge decided."));
+  }
+  $("correct").addEventListener("submit", (e) => {
+    e.preventDefault();
+    action("/api/admin/correct", { square: $("square").value.trim(), letter: $("letter").value.trim(), blank: $("blank").checked },
+      "Square corrected.");
+  });
+  $("new-game").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const names = $("names").value.split("\n").map((s) => s.trim()).filter(Boolean);
+    action("/api/admin/new-game", { game: $("game").value, names, control: $("control").value,
+      challenge: $("challenge").value, tileset: $("tileset").value }, "New game started.");
+  });
+}
+
+async function showPageUrl() {
+  try {
+    const r = await fetch("/qr.svg", { method: "HEAD" });
+    $("page-url").textContent = r.headers.get("X-Page-URL") || location.href;
+  } catch (e) {
+    $("page-url").textContent = location.href;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  wireAdmin();
+  loadSession().catch(() => say("Cannot reach the companion.", true));
+  showPageUrl();
+  connect();
+  setInterval(drawClocks, 200);
+});

@@ -1,0 +1,224 @@
+"""The live page in a real browser: Playwright drives headless Chromium (the system's, Debian's
+`chromium` package) at a phone's viewport against the real app served by waitress on a
+loopback port. Screenshots are kept in artifacts/ (gitignored) for a person to look at."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.web.app import create_app
+from companion.web.auth import Auth
+from companion.web.hub import Hub
+from companion.web.server import ServerThread
+from tests.web.conftest import PIN, make_session
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 1366}
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
+if not Path(CHROMIUM).is_file():
+    pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+class Live:
+    def __init__(self, max_clients: int = 64) -> None:
+        self.session = make_session(names=["Ann", "Bob"])
+        self.hub = Hub(self.session, max_clients=max_clients).start()
+        self.app = create_app(self.hub, auth=Auth(PIN))
+        self.server = ServerThread(self.app, self.hub).start()
+        self.url = self.server.url + "/"
+
+    def call(self, fn):  # type: ignore[no-untyped-def]
+        return self.hub.call(fn)
+
+
+@pytest.fixture
+def live():
+    live = Live()
+    live.call(lambda s, now: s.resume(now))
+    live.call(lambda s, now: s.play(now, "8D", "HOUSE"))
+    live.call(lambda s, now: s.play(now, "E7", "B.AT"))
+    yield live
+    live.server.stop()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "401" not in m.text
+            and "403" not in m.text and "409" not in m.text else None)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"web-{name}.png"), full_page=True)
+
+
+def open_live(page, live) -> None:  # type: ignore[no-untyped-def]
+    page.goto(live.url)
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    page.wait_for_selector("#live.ok")
+
+
+def test_the_page_shows_a_game(page, live):
+    open_live(page, live)
+    assert page.inner_text("#players").count("Ann") == 1
+    assert page.inner_text("#score-0") == "24" and page.inner_text("#score-1") == "6"
+    # Tiles on the board, where the moves put them; the last move outlined.
+    assert page.locator("g.piece.tile").count() == 8
+    assert page.locator('g.piece[data-square="D8"] text.letter').text_content() == "H"
+    assert page.locator("rect.last").count() == 3
+    assert page.locator("rect.last[data-square='E7']").count() == 1
+    assert "E7 B.AT" in page.inner_text("#last-move")
+    assert "BOAT: B3 + O1 + A1 + T1 = 6 = 6" in page.inner_text("#last-move")
+    assert page.locator("#history tr").count() == 2
+    # The premium squares are labelled; the board fits the phone's width.
+    assert page.locator("#board text.premium", has_text="TW").count() == 8
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scroll
+    box = page.locator("#board").bounding_box()
+    assert box["width"] <= PHONE["width"] and box["width"] > 340
+    # Bob's clock runs: counted down here between documents.
+    first = page.inner_text("#clock-0")
+    assert first.startswith("24:") or first.startswith("25:")
+    # The QR code of the page's address, made by the server; the GCG download.
+    assert page.evaluate("document.getElementById('qr').naturalWidth") > 0
+    gcg = page.evaluate("fetch('/game.gcg').then(r => r.text())")
+    assert ">Ann: 8D HOUSE +24 24" in gcg and ">Bob: E7 B.AT +6 6" in gcg
+    shot(page, "phone-game")
+    page.set_viewport_size(TABLET)
+    shot(page, "tablet-game")
+
+
+def test_a_change_appears_within_one_second_without_a_reload(page, live):
+    open_live(page, live)
+    version = int(page.evaluate("document.body.dataset.version"))
+    page.evaluate("window.__sameDocument = true")
+    started = time.monotonic()
+    live.call(lambda s, now: s.play(now, "10C", "AN."))
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=1000)
+    took = time.monotonic() - started
+    assert took < 1.0
+    assert page.evaluate("window.__sameDocument") is True  # no reload happened
+    assert page.inner_text("#score-0") == "27"
+    assert "10C AN." in page.inner_text("#last-move")
+    shot(page, "phone-after-change")
+
+
+def test_the_clock_counts_down_on_the_phone(page, live):
+    open_live(page, live)
+    first = page.inner_text("#clock-0")
+    page.wait_for_function(f"() => document.getElementById('clock-0').textContent !== {first!r}", timeout=3000)
+    mins, secs = page.inner_text("#clock-0").split(":")
+    assert int(mins) * 60 + int(secs) < 25 * 60
+
+
+def test_admin_actions_are_refused_without_the_pin_and_work_with_it(page, live):
+    open_live(page, live)
+    assert page.locator("#admin").is_hidden()
+    # The API itself refuses, even from the page with its CSRF token.
+    status = page.evaluate("""async () => {
+        const s = await (await fetch('/api/session')).json();
+        const r = await fetch('/api/admin/undo', {method: 'POST', headers: {'X-CSRF-Token': s.csrf}});
+        return r.status; }""")
+    assert status == 401
+    assert page.inner_text("#score-1") == "6"
+    page.fill("#pin", "000000" if PIN != "000000" else "111111")
+    page.click("#login button")
+    page.wait_for_selector("#admin-msg.bad")
+    assert "wrong PIN" in page.inner_text("#admin-msg")
+    assert page.locator("#admin").is_hidden()
+    shot(page, "phone-wrong-pin")
+
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    page.wait_for_selector("#admin", state="visible")
+    version = int(page.evaluate("document.body.dataset.version"))
+    page.click("#undo")
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=3000)
+    page.wait_for_function("() => document.getElementById('score-1').textContent === '0'", timeout=3000)
+    assert page.locator("g.piece.tile").count() == 5
+    assert "Undone" in page.inner_text("#verdicts")
+
+    page.fill("#square", "H8")
+    page.fill("#letter", "A")
+    page.click("#correct button")
+    page.wait_for_selector('g.piece[data-square="H8"] text.letter >> text=A', timeout=3000)
+    assert page.locator("rect.corrected").count() == 1
+
+    page.click("#pause")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('clock paused')", timeout=3000)
+
+    page.fill("#names", "Cleo\nDan\nEve")
+    page.select_option("#control", "untimed")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_function("() => document.getElementById('players').textContent.includes('Eve')", timeout=3000)
+    assert page.locator("g.piece.tile").count() == 0
+    assert page.locator("#game option[disabled]").count() == 4  # the games not yet available
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "phone-admin")
+    assert [p.name for p in live.session.state.players] == ["Cleo", "Dan", "Eve"]
+
+
+def test_what_other_games_show_is_drawn(page, live):
+    from companion.vision.reading import BoardReading, CellReading
+
+    cells = [CellReading(r, c, "back", rgb=(60, 90, 160)) if (r, c) == (0, 0) else
+             CellReading(r, c, token=True) if (r, c) == (14, 14) else
+             CellReading(r, c, "tile", "H", 180, (240, 220, 170), "ivory") if (r, c) == (7, 3) else
+             CellReading(r, c) for r in range(15) for c in range(15)]
+
+    def show(s, now):  # type: ignore[no-untyped-def]
+        s.observe(BoardReading(15, 15, ((0, 0),) * 4, tuple(cells)))
+        s.heights = {(7, 4): 3}
+        s.preview = {"kind": "explosion", "squares": [[6, 6], [6, 7], [6, 8]], "label": "Explosion: 3 squares"}
+        s._say("explosion", 0, "TNT on G7 would explode 3 squares", squares=[[6, 6], [6, 7], [6, 8]])
+        s._say("dungeon", None, "A monster wakes on A1")
+
+    open_live(page, live)
+    live.call(show)
+    page.wait_for_selector("rect.preview")
+    assert page.locator("rect.preview").count() == 3
+    assert page.locator("g.piece.back").count() == 1
+    assert page.locator("circle.token").count() == 1
+    assert page.locator('g.piece[data-square="E8"] text.height').text_content() == "3"
+    rotated = page.locator('g.piece[data-square="D8"] g').get_attribute("transform")
+    assert rotated.startswith("rotate(180")
+    assert "TNT on G7" in page.inner_text("#verdicts") and "G7 H7 I7" in page.inner_text("#verdicts")
+    assert page.locator(".verdict.dungeon").count() == 1
+    shot(page, "phone-other-games")
+
+
+def test_the_page_polls_when_streams_are_full(browser):
+    live = Live(max_clients=0)
+    try:
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(live.url)
+        page.wait_for_function("() => document.body.dataset.version !== undefined", timeout=5000)
+        assert "every 2 s" in page.inner_text("#live")
+        live.call(lambda s, now: s.play(now, "8D", "HOUSE"))
+        page.wait_for_function("() => document.getElementById('score-0').textContent === '24'", timeout=5000)
+        context.close()
+    finally:
+        live.server.stop()
