@@ -290,9 +290,17 @@ def _fine_letter(fine: np.ndarray, x: int, y: int, w: int, h: int, polarity: int
     # Not the rim around the box (the body was the minority there), not solid.
     if bx == 0 or by == 0 or bx + bw >= box.shape[1] or by + bh >= box.shape[0]:
         return None
-    if area / float(bw * bh) > 0.72 or bh < 1.4 * h or bh > 2.6 * h:
+    if bh < 1.4 * h or bh > 2.6 * h:
         return None
     mask = (labels[by : by + bh, bx : bx + bw] == i).astype(np.float32)
+    if area / float(bw * bh) > 0.72:
+        # As full as a disc (a token, a plain patch): a letter only if it has a hole (a bold
+        # B or D fills its box as a disc does, but a disc has no counter).
+        gaps = cv2.copyMakeBorder((mask == 0).astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+        ng, _l, gst, _c = cv2.connectedComponentsWithStats(gaps, connectivity=4)
+        # (Label 1 is the outside, joined by the border; a counter is any other of a few pixels.)
+        if not (gst[1:, 4] >= max(3, 0.01 * bw * bh)).sum() >= 2:
+            return None
     return cv2.GaussianBlur(fit_square(mask), (0, 0), 0.6)
 
 
@@ -657,6 +665,47 @@ def _match_sets(got: list[np.ndarray], want: list[np.ndarray]) -> dict[int, int]
     return {j: i for j, i in best[1].items() if float(colour_distance(got[i], want[j])) < 4 * _TILE_RADIUS}
 
 
+def _split_by_sets(
+    bodies: np.ndarray, pols: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray]
+) -> tuple[list[np.ndarray], list[int]] | None:
+    """The faces' bodies (N, 3 BGR) split among the profile's ``sets`` (BGR) as those would
+    look under one light: a gain per channel (a tint, an exposure) carries every set's
+    colour alike; each body goes to the nearest carried colour and the gain is refitted from
+    them. Started from each colour ``found`` taken for each set; the split that explains the
+    bodies best wins. Its colours (the medians of their bodies, at least two each) with
+    their ink polarity, or None when the bodies do not fall apart into sets that differ
+    as the profile's do."""
+    if len(bodies) < 4:
+        return None
+    want = np.array(sets, np.float32)
+    lab = to_lab(bodies)
+    best: tuple[float, np.ndarray] = (np.inf, np.zeros(0, np.int64))
+    for f in found:
+        for w in want:
+            gain = _ratio(f, w)
+            for _ in range(4):
+                carried = to_lab(np.clip((want + 24.0) * gain - 24.0, 0, 255))
+                d = colour_distance(lab[:, None], carried[None])
+                assign = d.argmin(1)
+                gain = np.exp(np.median(np.log(_ratio(bodies, want[assign])), axis=0))
+            cost = float(d.min(1).sum())
+            if cost < best[0]:
+                best = (cost, assign)
+    assign = best[1]
+    groups = [j for j in range(len(want)) if (assign == j).sum() >= 2]
+    if len(groups) <= len(found):
+        return None
+    colours = [np.median(bodies[assign == j], axis=0) for j in groups]
+    # Sets that differ as the profile's do: each pair of groups at least half as far apart as
+    # their sets (noise split along a set's own spread stays one colour).
+    for a in range(len(groups)):
+        for b in range(a + 1, len(groups)):
+            seen = float(colour_distance(to_lab(colours[a]), to_lab(colours[b])))
+            if seen < 0.5 * float(colour_distance(to_lab(want[groups[a]]), to_lab(want[groups[b]]))):
+                return None
+    return colours, [int(np.sign(np.median(pols[assign == j])) or 1) for j in groups]
+
+
 def _ratio(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
     """How much brighter each channel is seen than its look, steadied for dark channels (a
     red square has almost no blue, whose ratio would be noise)."""
@@ -759,6 +808,7 @@ def gather_evidence(
         modes = _modes(lab_body[candidate], _TILE_RADIUS, 4)
         like_c = faces.letterness[candidate]
         largest = 0
+        kept_members: list[np.ndarray] = []
         for centre, members in modes:
             m_pol = int(np.sign(np.median(pol[candidate][members])) or 1)
             # Squares of this colour without a letter: a few blanks and backs, or, when
@@ -777,6 +827,16 @@ def gather_evidence(
             largest = max(largest, int(members.sum()))
             tiles.append(np.median(body[candidate][members], axis=0))
             polarity.append(m_pol)
+            kept_members.append(members)
+    if profile is not None and len(profile.sets) > len(tiles) >= 1:
+        # Fewer colours than the profile's sets: two sets a tinted or dim light brought
+        # together may have fallen into one colour. The profile says how the sets' colours
+        # differ; split the faces found as they would be under one light.
+        kept = np.any(kept_members, axis=0)
+        split = _split_by_sets(body[candidate][kept], pol[candidate][kept], tiles,
+                               [rgb_to_bgr(s_.rgb) for s_ in profile.sets])
+        if split is not None:
+            tiles, polarity = split
     backs: list[np.ndarray] = []
     match: dict[int, int] = {}
     if profile is not None and profile.sets:
@@ -810,6 +870,7 @@ def gather_evidence(
 
     empty_look = np.zeros((R, C, 3), np.float32)
     empty_known = np.zeros((R, C), bool)
+    lettered = candidate.copy()
     for _round in range(3):
         empty_known[:] = False
         med = stats.median / light
@@ -889,6 +950,10 @@ def gather_evidence(
     lab_med = to_lab(med)
     d_e = np.where(empty_known, colour_distance(lab_med, to_lab(empty_look)), np.inf)
     d_t, which = tile_distances(light)
+    if tiles:
+        # A letter whose body was no tile's colour before the light was known (a face in a
+        # shadow's edge, a lamp's spot) is judged again under the light found from the others.
+        candidate |= lettered & (d_t < 1.5 * _TILE_RADIUS)
     if backs and match:
         # The profile's backs were seen under the profile's light and camera, as its faces
         # were: carry them as the faces found here differ from the profile's (one gain per
