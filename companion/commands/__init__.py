@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from companion.commands import calibrate, config, demo, gcg, lexicon, read, roll, run
+from companion.commands import calibrate, config, demo, gcg, hint, lexicon, read, roll, run
 
-COMMANDS: list[Callable] = [calibrate.register, config.register, demo.register, gcg.register, lexicon.register, read.register, roll.register, run.register]
+COMMANDS: list[Callable] = [calibrate.register, config.register, demo.register, gcg.register, hint.register, lexicon.register, read.register, roll.register, run.register]

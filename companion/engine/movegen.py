@@ -288,6 +288,15 @@ class Generator:
                 raise CompanionError(f"rack: {ch!r} is not a letter of the word list") from None
         return counts, blanks
 
+    def prepare(self) -> None:
+        """Load the C walker and hand it the DAWG (done once; the first move pays it otherwise)."""
+        if self._np is None and native.library() is not None:
+            import numpy as np
+
+            d = self.dawg
+            self._np = tuple(np.array(a, dtype=np.int32) for a in (d.first, d.final, d.mask, d.letter, d.child))
+            self._np_val = np.array(self.values, dtype=np.int32)
+
     def move_array(self, board: Board, rack: str | Iterable[str] | Counter, *, stop_first: bool = False):
         """Every legal placement as rows of a numpy int16 array (score, direction, line, start,
         length, codes...), from the C walker; None when it is not available."""
@@ -298,10 +307,7 @@ class Generator:
 
         counts, blanks = self.rack_counts(rack)
         total = sum(counts) + blanks
-        if self._np is None:
-            d = self.dawg
-            self._np = tuple(np.array(a, dtype=np.int32) for a in (d.first, d.final, d.mask, d.letter, d.child))
-            self._np_val = np.array(self.values, dtype=np.int32)
+        self.prepare()
         tiles, bval, cross, xs, lm, wm, anchors = self.analyse(board).flat()
         layout = board.layout
         bonus = np.array([self.bonuses.get(n, 0) for n in range(total + 1)], dtype=np.int32)
@@ -584,4 +590,6 @@ def generator_for(tileset_name: str, lexicon=None, bonuses: Mapping[int, int] = 
     if lexicon is None:
         lexicon = load_lexicon(tileset_name)
     alphabet = list_tileset(list_name).alphabetical()
-    return Generator(dawg_for(lexicon, alphabet, list_name), tileset, bonuses)
+    generator = Generator(dawg_for(lexicon, alphabet, list_name), tileset, bonuses)
+    generator.prepare()
+    return generator
