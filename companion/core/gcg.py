@@ -473,7 +473,8 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
-def _event_line(event: Event) -> str:
+def event_line(event: Event) -> str:
+    """One event as its GCG line (without its notes)."""
     rack = event.rack
     if isinstance(event, Play):
         body = f"{event.position} {event.word}"
@@ -526,7 +527,7 @@ def write_gcg(record: GameRecord) -> str:
     for note in record.notes:
         out.extend(_note_lines(note))
     for event in record.events:
-        out.append(_event_line(event))
+        out.append(event_line(event))
         for note in event.notes:
             out.extend(_note_lines(note))
     for number, rack in record.racks:

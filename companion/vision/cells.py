@@ -1195,6 +1195,11 @@ def token_blobs(
     return out
 
 
+def _token_near(blobs: list[tuple[float, float, float]], x: float, y: float, radius_px: float) -> list[tuple[float, float, float]]:
+    """The blobs within a token's radius of (x, y) (each axis)."""
+    return [f for f in blobs if abs(f[0] - x) <= radius_px and abs(f[1] - y) <= radius_px]
+
+
 @lru_cache(maxsize=8)
 def _face_outline(side: int) -> np.ndarray:
     """True inside a tile face's rounded outline (corners rounded by an eighth of the edge),
@@ -1331,6 +1336,7 @@ def find_tokens(
     # empty: its star is a disc of print there.
     lo, hi = int(round(0.2 * p)), int(round(0.8 * p))
     look_lab = to_lab(ev.empty_look)
+    bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
     # half resolution and for the whole board at once.
@@ -1361,18 +1367,23 @@ def find_tokens(
         fg = np.minimum(_unlike(lab, ring[sy, sx]), _unlike(lab, look_lab[r, c])) > _TOKEN_FOREIGN
         own = cv2.resize((~under_face[y0 : y0 + p, x0 : x0 + p]).astype(np.uint8), (P, P), interpolation=cv2.INTER_NEAREST)
         own = own[wy0 - top : wy1 - top, wx0 - left : wx1 - left] > 0
-        found = [
-            f for f in token_blobs(fg & own, radius_px, 1.1 * radius_px)
-            if abs(f[0] + wx0 - fx) <= radius_px and abs(f[1] + wy0 - fy) <= radius_px
-        ]
+        found = _token_near(token_blobs(fg & own, radius_px, 1.1 * radius_px), fx - wx0, fy - wy0, radius_px)
+        if not found and not own.all() and bodies_lab:
+            # Where a neighbour's face is thought to overhang (its box is known to a few
+            # pixels only), a pixel is the token's when it is unlike every face's body too:
+            # a token beside a tile is not cut in half by where the tile was guessed to lie.
+            own |= np.min([_unlike(lab, b) for b in bodies_lab], axis=0) > _TOKEN_FOREIGN
+            found = _token_near(token_blobs(fg & own, radius_px, 1.1 * radius_px), fx - wx0, fy - wy0, radius_px)
         if found:
-            # Near an edge, a spot of the neighbour's own colour is its premium's teeth
-            # reaching over the edge (the grid's fit a pixel or two off), not a token.
+            # Against an edge, a spot of the neighbour's own colour is its premium's teeth
+            # reaching over the edge (the grid's fit a pixel or two off), not a token: such a
+            # spot touches the edge, where a token a little further in is clear of it.
             fx0, fy0 = found[0][0] + wx0 - left, found[0][1] + wy0 - top
+            edge = radius_px + 0.08 * P
             disc = (np.arange(wy0, wy1)[:, None] - top - fy0) ** 2 + (np.arange(wx0, wx1)[None, :] - left - fx0) ** 2
             colour = lab[(disc <= (0.6 * radius_px) ** 2) & fg].mean(axis=0) if (fg & (disc <= (0.6 * radius_px) ** 2)).any() else None
-            for (nr, nc), close in (((r - 1, c), fy0 < 0.35 * P), ((r + 1, c), fy0 > 0.65 * P),
-                                    ((r, c - 1), fx0 < 0.35 * P), ((r, c + 1), fx0 > 0.65 * P)):
+            for (nr, nc), close in (((r - 1, c), fy0 < edge), ((r + 1, c), fy0 > P - edge),
+                                    ((r, c - 1), fx0 < edge), ((r, c + 1), fx0 > P - edge)):
                 if (colour is not None and close and 0 <= nr < R and 0 <= nc < C and ev.empty_known[nr, nc]
                         and float(_unlike(colour, look_lab[nr, nc])) <= _TOKEN_FOREIGN):
                     found = []
@@ -1395,35 +1406,38 @@ def find_tokens(
     m = 3
     hs = 0.9 * face_px / scale  # the face without its rim, at half resolution
     n = int(round(hs))
-    boxes: dict[tuple[int, int], tuple[int, int]] = {}
+    boxes: dict[tuple[int, int], int] = {}
     # A token's middle is unlike the face's body and its ink too (as at full resolution
     # below): a spot only unlike its ring (a letter's stroke beside the body) is passed over.
-    # Each face's colours are painted over its box, for the whole board at once.
-    face_body = np.zeros_like(seen_lab)
-    face_ink = np.zeros_like(seen_lab)
+    # (Every face's box at once: the boxes stacked, each against its own face's colours.)
+    corners: list[tuple[int, int]] = []
     for (r, c), centre in faces.items():
         hx, hy = (centre + 0.5) / scale - 0.5
         bx0, by0 = int(round(hx - hs / 2)), int(round(hy - hs / 2))
         if bx0 < 0 or by0 < 0 or by0 + n > spot.shape[0] or bx0 + n > spot.shape[1]:
             continue
-        boxes[(r, c)] = (bx0, by0)
-        face_body[by0 : by0 + n, bx0 : bx0 + n] = body_lab[r, c]
-        face_ink[by0 : by0 + n, bx0 : bx0 + n] = ink_lab[r, c] if kind_idx[r, c] == 1 else body_lab[r, c]
-    unlike_face = np.minimum(_unlike(mean_in, face_body), _unlike(mean_in, face_ink)) if boxes else None
+        boxes[(r, c)] = len(corners)
+        corners.append((bx0, by0))
+    if boxes:
+        held = np.array(list(boxes), np.int64)
+        middles = np.stack([mean_in[y : y + n, x : x + n] for x, y in corners])
+        body_of = body_lab[held[:, 0], held[:, 1]][:, None, None, :]
+        ink_of = np.where((kind_idx[held[:, 0], held[:, 1]] == 1)[:, None], ink_lab[held[:, 0], held[:, 1]],
+                          body_lab[held[:, 0], held[:, 1]])[:, None, None, :]
+        face_spots = np.minimum(np.stack([spot[y : y + n, x : x + n] for x, y in corners]),
+                                np.minimum(_unlike(middles, body_of), _unlike(middles, ink_of)))
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
         turn = rotations.get((r, c))
         # Where a token may lie on this face (half resolution), and is there a spot there?
         if (r, c) not in boxes:
             continue
-        bx0, by0 = boxes[(r, c)]
         if k == 1:
             zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
         else:
             zones = [(-1, -1, n + 1, n + 1)]
         # (The letter fills the face's middle: a token lies between it and the edges.)
-        assert unlike_face is not None
-        face_spot = np.minimum(spot[by0 : by0 + n, bx0 : bx0 + n], unlike_face[by0 : by0 + n, bx0 : bx0 + n])
+        face_spot = face_spots[boxes[(r, c)]].copy()
         # (Nor at the face's very edge, where the ring sees past it.)
         e_ = int(round(0.06 * n))
         face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
@@ -1586,6 +1600,10 @@ def _read_inks(
     # crop around the glyph, :func:`read_glyph_faces`), else from a first cut around the face.
     # Each face is then cut once, around its letter moved by its set's usual offset.
     seen: Faces | None = ev.extra.get("faces")
+
+    def seen_ink(rc: tuple[int, int]) -> FaceInk | None:
+        return seen.inks.get(rc) if seen is not None and ev.glyph_at[rc] >= 0 else None
+
     inks: dict[tuple[int, int], FaceInk] = {}
     letter_at: dict[tuple[int, int], np.ndarray] = {}
     for rc, centre in centres.items():
@@ -1603,11 +1621,20 @@ def _read_inks(
         if known.box is not None:
             x, y, w, h = known.box
             letter_at[rc] = origin + (x + w / 2.0, y + h / 2.0)
+    # A letter box much longer than the letters' usual one took in something beside the
+    # letter (a neighbour's edge, a shadow): its centre does not say where the face lies.
+    spans = {rc: float(max(b.box[2], b.box[3])) for rc in letter_at if (b := inks.get(rc) or seen_ink(rc)) is not None and b.box}
+    usual = float(np.median(list(spans.values()))) if len(spans) >= 5 else np.inf
+    letter_at = {rc: at for rc, at in letter_at.items() if spans.get(rc, 0.0) <= 1.25 * usual}
     by_set: dict[int, list[np.ndarray]] = {}
     for rc, at in letter_at.items():
         by_set.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)
     every = np.median(np.concatenate([np.stack(v) for v in by_set.values()]), axis=0) if by_set else None
     set_offset = {j: np.median(np.stack(offs), axis=0) if len(offs) >= 3 else every for j, offs in by_set.items()}
+    for rc, centre in centres.items():
+        rc = (int(rc[0]), int(rc[1]))
+        if kind_idx[rc] == 1 and rc not in letter_at and rc not in inks:
+            inks[rc] = cut(rc, centre)
     for rc, at in letter_at.items():
         moved = at + set_offset[int(ev.tile_set[rc])]
         if np.hypot(*(moved - centres[rc])) > 1.5:
