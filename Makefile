@@ -16,7 +16,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 demo: $(STAMP)
-	$(BIN)/companion demo --camera
+	$(BIN)/companion demo
 
 # Speed and accuracy figures, written as JSON under bench/.
 bench: $(STAMP)

@@ -45,7 +45,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(--delay defaults to 2 s), then keep serving until Ctrl-C",
     )
     p.add_argument("--linger", type=float, default=None,
-                   help="with --serve: seconds to keep serving after the last move (default: until Ctrl-C)")
+                   help="seconds to keep serving the page after the last move (default: until Ctrl-C)")
+    p.add_argument("--referee", action="store_true",
+                   help="only referee the record and print it (the demo before the table existed)")
+    t = p.add_argument_group("the table (the default: camera, presses, game log, live page)")
+    t.add_argument("--pace", type=float, default=None,
+                   help="seconds each player thinks before pressing (default 3; 0 with --sim-time)")
+    t.add_argument("--hands", type=int, default=3, metavar="N",
+                   help="a hand passes over the board before about one press in N (default 3; 0: never)")
+    t.add_argument("--data-dir", type=Path, default=None,
+                   help="the game log's folder; a demo started again on it resumes (default: a fresh temporary one)")
+    t.add_argument("--headless", action="store_true", help="no page: play the game and stop")
+    t.add_argument("--truth-readings", action="store_true",
+                   help="for tests: the camera's frames carry the board's truth instead of being read by the reader")
+    t.add_argument("--sim-time", action="store_true",
+                   help="for tests: scripted thinking times on the clocks, nothing waits")
+    t.add_argument("--trace", action="store_true", help="print each step of the loop (for tests)")
+    t.add_argument("--summary", type=Path, default=None, help="write the final state as JSON to this file")
     from companion.commands.serve import add_server_arguments
 
     add_server_arguments(p)
@@ -64,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("--delay must not be negative")
     if getattr(args, "serve", False):
         return _serve(args)
+    if not (args.referee or args.boards or args.camera):
+        return _table(args)
     args.delay = args.delay or 0.0
     if args.game is not None:
         record = read_record(args.game)
@@ -150,6 +168,59 @@ def _serve(args: argparse.Namespace) -> int:
         if not live.stop.is_set():
             print("companion: still serving the page; Ctrl-C stops" if args.linger is None else "", flush=True)
             live.wait(args.linger)
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    """The recorded game played at a simulated table through the whole table loop."""
+    from companion.tabledemo import Demo, write_summary
+    from companion.web.replay import names_of
+
+    if args.pace is None:
+        args.pace = 0.0 if args.sim_time else 3.0
+    if args.pace < 0:
+        raise CompanionError("--pace must not be negative")
+    if args.hands < 0:
+        raise CompanionError("--hands must not be negative")
+    if args.game is not None:
+        record = read_record(args.game)
+        source = str(args.game)
+    else:
+        source, data = _default_game()
+        record = parse_gcg(decode_gcg(data, source), source)
+    choice = choose_tileset(record)
+    if choice.name not in ("en", "de"):
+        raise CompanionError(f"the table plays en and de games; this record is {choice.name}")
+    trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
+    demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
+                sim_time=args.sim_time, hands_every=args.hands, trace=trace)
+    try:
+        say = lambda line: print(line, flush=True)  # noqa: E731
+        print(f"ready {demo.resumed_at}", flush=True)
+        if args.headless:
+            from companion.web.hub import Hub
+
+            hub = Hub(demo.session, now_ms=demo.clock)
+            demo.play(hub, demo.table(hub), pace_s=args.pace, say=say)
+            final = demo.summary(hub)
+        else:
+            from companion.commands.serve import serving
+
+            with serving(demo.session, args, now_ms=demo.clock) as live:
+                print(f"Playing {source} at the table (game log in {demo.data_dir})", flush=True)
+                demo.play(live.hub, demo.table(live.hub), pace_s=args.pace,
+                          stop=live.stop, say=say)
+                final = demo.summary(live.hub)
+                print("Game over" if final["over"] else "End of the record", flush=True)
+                if not live.stop.is_set():
+                    if args.linger is None:
+                        print("companion: still serving the page; Ctrl-C stops", flush=True)
+                    live.wait(args.linger)
+        if args.summary is not None:
+            write_summary(args.summary, final)
+        print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
+    finally:
+        demo.close()
     return 0
 
 

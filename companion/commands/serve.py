@@ -57,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
 class serving:
     """The session's hub and page served on a thread while the ``with`` block runs."""
 
-    def __init__(self, session: Any, args: argparse.Namespace, out: Callable[[str], None] | None = None) -> None:
+    def __init__(self, session: Any, args: argparse.Namespace, out: Callable[[str], None] | None = None,
+                 now_ms: Callable[[], int] | None = None) -> None:
         self.session, self.args = session, args
+        self.now_ms = now_ms  # the table's clock (None: the hub's monotonic one)
         self.out = out or (lambda line: print(line, flush=True))
         self.stop = threading.Event()
 
@@ -73,7 +75,8 @@ class serving:
         if not 0 <= self.args.port <= 65535:
             raise CompanionError("--port: 0 to 65535")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-        self.hub = Hub(self.session, max_clients=self.args.max_clients).start()
+        more = {"now_ms": self.now_ms} if self.now_ms is not None else {}
+        self.hub = Hub(self.session, max_clients=self.args.max_clients, **more).start()
         self.auth = Auth()
         app = create_app(self.hub, auth=self.auth)
         try:

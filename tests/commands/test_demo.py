@@ -30,7 +30,7 @@ def test_the_real_game_when_shared_is_there(capsys):
         import pytest
 
         pytest.skip(f"no shared game at {demo.SHARED_GAME}")
-    assert main(["demo"]) == 0
+    assert main(["demo", "--referee"]) == 0
     out = capsys.readouterr().out
     assert "doug   451  wins" in out and "(every score agrees with the record)" in out
     assert "not in the house list: TILAX" in out  # the phony emely withdrew
@@ -39,7 +39,7 @@ def test_the_real_game_when_shared_is_there(capsys):
 def test_a_given_file_and_bad_input(tmp_path):
     game = tmp_path / "g.gcg"
     game.write_text("#player1 a A\n#player2 b B\n>a: CAT 8H CAT +10 10\n>b: DAG I7 D.G +5 5\n")
-    proc = run("demo", str(game))
+    proc = run("demo", "--referee", str(game))
     assert proc.returncode == 0, proc.stderr
     assert "A  8H CAT +10  [CAT 10]  = 10" in proc.stdout
     # D and G on double letter squares: 9, not the 5 recorded; the demo says so.

@@ -1,0 +1,35 @@
+"""Hands over the board make no move: the built-in game played through the real reader on
+rendered frames, a hand passing over the board before every press (seen between presses and
+again at the start of the burst), and every move the record played, and only those, accepted
+(but one the tile set cannot hold)."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from companion.core.gcg import decode_gcg, parse_gcg
+from companion.tabledemo import Demo
+from companion.web.hub import Hub
+from companion.web.replay import names_of
+
+
+def test_hands_passing_over_the_board_make_no_move(tmp_path):
+    data = resources.files("companion").joinpath("data", "sample.gcg").read_bytes()
+    record = parse_gcg(decode_gcg(data, "sample"), "sample")
+    demo = Demo(record, "en", names_of(record), data_dir=tmp_path, truth=False, sim_time=True, hands_every=1)
+    try:
+        assert all(s.hand for s in demo.steps if s.kind == "turn")
+        hub = Hub(demo.session, now_ms=demo.clock)
+        table = demo.table(hub)
+        demo.play(hub, table)
+        final = demo.summary(hub)
+    finally:
+        demo.close()
+    assert table.hand_frames >= 8  # the reader saw the hands (else this test proves nothing)
+    plays = [(h["position"], h["word"]) for h in final["history"] if h["kind"] == "play"]
+    assert plays == [("8D", "HOUSE"), ("E7", "B.AT"), ("10C", "AN."), ("H5", "GRE.N"), ("5H", ".IRAFFE")]
+    # The shipped record is no real game: COFF.E puts a third and fourth F on the board, and
+    # the set has two. The table asks instead of accepting it (and asks again at each press).
+    kinds = [v["kind"] for v in table.verdicts]
+    assert kinds[:5] == ["move"] * 5 and set(kinds[5:]) == {"question"}
+    assert all("F tiles on the board, but the set has 2" in v["questions"][0] for v in table.verdicts[5:])
