@@ -105,7 +105,7 @@ def rgb_to_bgr(rgb: tuple[int, int, int] | np.ndarray) -> np.ndarray:
 
 
 def bgr_to_rgb(bgr: np.ndarray) -> tuple[int, int, int]:
-    b, g, r = (int(round(float(np.clip(v, 0, 255)))) for v in bgr)
+    b, g, r = (int(round(min(max(float(v), 0.0), 255.0))) for v in bgr)
     return r, g, b
 
 
@@ -120,8 +120,15 @@ _W = np.array([0.5, 1.0, 1.0], np.float32)
 def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distance of Lab colours, lightness weighed half."""
     d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
-    # Channel by channel: a sum over a last axis of three is slow in numpy.
-    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    if d.ndim < 2:
+        return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    # Channel by channel (a sum over a last axis of three is slow in numpy), in place: the
+    # same operations in the same order as 0.25 d0^2 + d1^2 + d2^2, without temporaries.
+    np.multiply(d, d, out=d)
+    s = d[..., 0] * np.float32(0.25)
+    s += d[..., 1]
+    s += d[..., 2]
+    return np.sqrt(s, out=s)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -763,7 +770,8 @@ def gather_evidence(
     scale = geo.cell_px / small_geo.cell_px
     stats = square_stats(small, small_geo)
     grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    g = find_glyphs(_stretch(luminance(small)), small_geo, _stretch_like(grey, luminance(small), small_exposure))
+    lum_small = luminance(small)
+    g = find_glyphs(_stretch(lum_small), small_geo, _stretch_like(grey, lum_small, small_exposure))
     like = letterlike(g, letters or sorted({ch for ch in load_model().classes if ch.isalpha()}))
     # Pixel centres: (i + 0.5) * scale - 0.5 back in the full-resolution board.
     glyphs = Glyphs((g.x + 0.5) * scale - 0.5, (g.y + 0.5) * scale - 0.5, g.w * scale, g.h * scale, g.polarity, g.pictures, like, g.strength)
@@ -1293,6 +1301,19 @@ def _top_left_quarter(rotation: int, side: int) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
+def _median0(x: np.ndarray) -> np.ndarray:
+    """``np.median(x, axis=0)`` of a short stack of pictures, by sorting along the stack
+    (numpy's median partitions each pixel's column apart, several times slower here); the same
+    values (the mean of the middle two for an even count, as numpy takes it)."""
+    n = len(x)
+    if n == 0 or np.isnan(x).any():
+        return np.median(x, axis=0)
+    s = np.sort(x, axis=0)
+    if n % 2:
+        return s[n // 2]
+    return np.mean(s[n // 2 - 1 : n // 2 + 1], axis=0)
+
+
 def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
     """How unlike a token's colour is to what should lie there (8-bit Lab, either may be one
     colour): the colour distance, except for a pixel only darker than it by less than half
@@ -1359,12 +1380,12 @@ def find_tokens(
             sample = sample[np.linspace(0, len(sample) - 1, min(12, len(sample))).round().astype(int)]
             rows, cols = np.unravel_index(sample, pool.shape)
             picked = blocks[rows, cols]
-            expect[mine] = np.median(picked, axis=0) if len(picked) >= 3 else picked.mean(axis=0)
+            expect[mine] = _median0(picked) if len(picked) >= 3 else picked.mean(axis=0)
             if len(picked) >= 3:
                 pictured |= mine
                 # Robustly: a hand over a few of them must not widen what is allowed.
                 spread = colour_distance(blocks_lab[rows, cols], to_lab(expect[mine][0]))
-                tolerance[mine] = 2.5 * np.median(spread, axis=0)
+                tolerance[mine] = 2.5 * _median0(spread)
         else:
             expect[mine] = ev.empty_look[mine][:, None, None, :]
     d = colour_distance(blocks_lab, to_lab(expect)) - tolerance
@@ -1387,7 +1408,9 @@ def find_tokens(
     k_out = max(k_in + 4, int(round(4.6 * rad)) | 1)
     mean_in = cv2.blur(seen_lab, (k_in, k_in))
     mean_out = cv2.blur(seen_lab, (k_out, k_out))
-    ring = (mean_out * k_out**2 - mean_in * k_in**2) / float(k_out**2 - k_in**2)
+    ring = mean_out * k_out**2
+    ring -= mean_in * k_in**2
+    ring /= float(k_out**2 - k_in**2)
     spot = _unlike(mean_in, ring)
     ev.extra["token_spots"] = spot  # for diagnostics
     radius_px = TOKEN_RADIUS * P
@@ -1551,8 +1574,8 @@ def find_tokens(
     # On faces: neither body nor ink. Each face's colours painted over its own patch, so
     # that the distances are taken for the whole board at once.
     if faces:
-        body_px = np.zeros_like(seen_lab)
-        ink_px = np.zeros_like(seen_lab)
+        body_px = np.zeros(seen_lab.shape, seen_lab.dtype)
+        ink_px = np.zeros(seen_lab.shape, seen_lab.dtype)
         patches = []
         for (r, c), centre in faces.items():
             cx, cy = (centre + 0.5) / scale - 0.5
