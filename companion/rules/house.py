@@ -397,15 +397,18 @@ def _segments(squares: Sequence[Coord], keep: set[Coord]) -> list[list[Coord]]:
     return out
 
 
-def _once(removals: Iterable[Removal]) -> tuple[Removal, ...]:
+def _once(removals: Iterable[Removal], board: Board) -> tuple[Removal, ...]:
     """A tile in two strings that come off comes off once, with the first."""
     seen: set[Coord] = set()
     out = []
     for r in removals:
         squares = tuple(sq for sq in r.squares if sq not in seen)
         seen.update(squares)
-        if squares:
-            out.append(r if squares == r.squares else replace(r, squares=squares))
+        if squares == r.squares:
+            out.append(r)
+        elif squares:
+            letters = read_as((t.letter for t in (board[sq] for sq in squares) if t is not None), r.owner)
+            out.append(replace(r, squares=squares, letters=letters))
     return tuple(out)
 
 
@@ -464,7 +467,7 @@ def explode(before: Board, placed: Mapping[Coord, Tile], mover: int, lexicon: Co
                 gone.update(off)
     steps: list[ExplosionStep] = []
     if gone:
-        steps.append(ExplosionStep("b", _once(removals)))
+        steps.append(ExplosionStep("b", _once(removals, board)))
         board = board.without(gone)
 
     # (c), (d) Strings the removals changed that are not words come off whole, until none.
@@ -482,7 +485,7 @@ def explode(before: Board, placed: Mapping[Coord, Tile], mover: int, lexicon: Co
                 removals.append(Removal(s.squares, s.text(), s.text(), s.owner, Reason.NOT_A_WORD))
         if not removals:
             break
-        steps.append(ExplosionStep("c", _once(removals)))
+        steps.append(ExplosionStep("c", _once(removals, board)))
         board = board.without(steps[-1].squares)
     return Explosion(mover, before, played, words, tuple(tuple(s) for s in word_squares), turned, tuple(steps), board)
 
