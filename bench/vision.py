@@ -258,6 +258,8 @@ def _camera_profile(spec: Any, seed: int) -> Profile:
 
 def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
     """Hands over a mounted camera's board (its grid fixed by calibration, as at the table)."""
+    from companion.vision.grid import GridLocation
+    from companion.vision.hands import HandTracker, apply_occlusion
     from companion.vision.render import hand_sequence, render
     from companion.vision.scene import preset, random_hand
     from companion.vision.stabiliser import Stabiliser
@@ -292,11 +294,15 @@ def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
             not_found += 1
             continue
         frames = hand_sequence(spec, seed0 + 500 + i, random_hand(rng, spec.grid))
+        # As the table runs it: the reader on each frame, the hand tracker over the stream
+        # (hands, motion, an arm crossing the board's edge), the stabiliser told of both.
         stab = Stabiliser()
+        tracker = HandTracker(GridLocation.from_corners(np.array(profile.corners), spec.grid, spec.grid))
         sequences += 1
         for k, frame in enumerate(frames):
             reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid, profile=profile)
-            out = stab.push(float(k), reading, None)
+            seen = tracker.update(frame.image)
+            out = stab.push(float(k), apply_occlusion(reading, seen), seen)
             if frame.hand_mask.any():
                 frames_with_hand += 1
                 emitted_with_hand += out is not None

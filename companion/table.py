@@ -34,6 +34,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Container, Sequence
 
+import numpy as np
+
 from companion.core.board import Board
 from companion.core.tiles import BLANK, get_tileset
 from companion.errors import CompanionError
@@ -347,12 +349,27 @@ def truth_analyser(frame: TruthFrame) -> tuple[BoardReading, Seen]:
 
 
 def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callable[[Any], tuple[BoardReading, Seen]]:
-    """The board reader on camera frames; its hand detector tells the stabiliser of hands."""
+    """The board reader on camera frames, and a hand tracker over the stream (a hand over the
+    board, or anything moving on it or entering across its edge since the frame before) that
+    tells the stabiliser which frames to leave out."""
+    from companion.vision.grid import GridLocation
+    from companion.vision.hands import HandTracker, apply_occlusion
     from companion.vision.reader import read_board
+
+    trackers: dict[Any, HandTracker] = {}
 
     def analyse(frame: Any) -> tuple[BoardReading, Seen]:
         reading = read_board(frame.image, tileset=tileset, grid=grid, profile=profile)
-        return reading, Seen(bool(reading.extra.get("hand")))
+        # One tracker per place the board is found (a mounted camera's stays put; a moved
+        # camera starts a new one, whose first frame counts as moving).
+        corners = tuple(round(v) for xy in reading.corners for v in xy)
+        tracker = trackers.get(corners)
+        if tracker is None:
+            trackers.clear()
+            tracker = trackers[corners] = HandTracker(GridLocation.from_corners(np.array(reading.corners), grid, grid))
+        hands = tracker.update(frame.image)
+        reading = apply_occlusion(reading, hands)
+        return reading, Seen(bool(reading.extra.get("hand")) or hands.present, hands.motion)
 
     return analyse
 

@@ -1206,7 +1206,6 @@ _TOKEN_FOREIGN = 20.0  # Lab distance from what should lie there that a token's 
 _TOKEN_SPOT = 16.0  # Lab distance of a spot's mean from its ring's that may be a token
 _FOREIGN = 38.0  # Lab distance from what should be there that leaves a pixel unexplained
 _ODD_ALLOWED = 0.04  # fraction of a square left unexplained by print, ink and tokens that is noise
-_ODD_INSET = 0.15  # of a square's side: its edges, where lines and a neighbour's teeth lie, left out
 _ODD_SPAN = 0.08  # ... beyond which belief in the square falls to nothing
 
 
@@ -1562,14 +1561,11 @@ def find_tokens(
         if found:
             token[r, c], sure[r, c] = True, max(v for _, _, v in found)
     disc_area = np.pi * (TOKEN_RADIUS * p) ** 2  # what a token may explain
-    # What nothing explains counts where it is solid and inside the square: a hand, a sleeve,
-    # a held tile cover a square's middle; the thin residue of a grid line seen a pixel off,
-    # or a neighbouring premium's teeth along the edge, do not.
+    # What nothing explains counts where it is solid: a hand, a sleeve, a held tile cover
+    # areas; the thin residue of a grid line or a print's edge seen a pixel off does not.
     solid = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    inset = int(round(_ODD_INSET * p))
-    inner = (solid > 0).reshape(R, p, C, p)[:, inset : p - inset, :, inset : p - inset]
-    odd = inner.sum(axis=(1, 3)).astype(np.float32)
-    odd = np.where(token, np.maximum(odd - disc_area, 0), odd) / float((p - 2 * inset) ** 2)
+    odd = (solid > 0).reshape(R, p, C, p).sum(axis=(1, 3)).astype(np.float32)
+    odd = np.where(token, np.maximum(odd - disc_area, 0), odd) / float(p * p)
     odd[~empty] = 0.0
     # On faces: neither body nor ink. Each face's colours painted over its own patch, so
     # that the distances are taken for the whole board at once.

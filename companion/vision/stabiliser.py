@@ -3,8 +3,9 @@
 One frame can catch a hand halfway, a tile in the air, a square misread in glare. The table
 takes a board only from the :class:`Stabiliser`: it emits a reading when ``agree`` readings in
 a row say the same of every square (kind, letter, rotation, set, token; confidence is not
-compared), none of those frames had a hand over the board or motion on it, and every square of
-each is believed at least ``min_confidence``. It never emits a board with a hand on it, and it
+compared), none of those frames had a hand over the board or motion on it, and none of them
+has a patch of neighbouring squares believed less than ``min_confidence`` (``UNSURE_PATCH``:
+what the hand detector may miss still leaves the squares under it unsure). It never emits a board with a hand on it, and it
 emits each stable board once: the next emission needs a board that differs from the last one
 emitted and has settled in its turn.
 
@@ -23,7 +24,12 @@ from typing import Protocol
 from companion.vision.reading import BoardReading
 
 AGREE = 3  # readings in a row that must agree before a board is emitted
-MIN_CONFIDENCE = 0.5  # every square of every agreeing reading must be believed at least this much
+MIN_CONFIDENCE = 0.5  # a square believed less than this is unsure
+# Neighbouring unsure squares (8-connected) that make a frame unfit: something lies over that
+# part of the board (a hand, an arm, a sleeve covers several squares at once). A lone unsure
+# square is not that: it is emitted with its low confidence, and the table asks about it if it
+# matters (a new tile) or keeps what it has accepted there.
+UNSURE_PATCH = 3
 
 
 class Disturbance(Protocol):
@@ -35,6 +41,26 @@ class Disturbance(Protocol):
 
 class _Source(Protocol):
     def read(self) -> object | None: ...
+
+
+def largest_unsure_patch(reading: BoardReading, min_confidence: float = MIN_CONFIDENCE) -> int:
+    """The number of squares in the largest 8-connected group of squares believed less than
+    ``min_confidence``."""
+    unsure = {(c.row, c.col) for c in reading.cells if c.confidence < min_confidence}
+    largest = 0
+    while unsure:
+        stack = [unsure.pop()]
+        size = 0
+        while stack:
+            r, c = stack.pop()
+            size += 1
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if (r + dr, c + dc) in unsure:
+                        unsure.discard((r + dr, c + dc))
+                        stack.append((r + dr, c + dc))
+        largest = max(largest, size)
+    return largest
 
 
 def board_key(reading: BoardReading) -> Hashable:
@@ -117,7 +143,7 @@ class Stabiliser:
         if hands is not None and hands.motion:
             self._break("motion")
             return None
-        if any(c.confidence < self.min_confidence for c in reading.cells):
+        if largest_unsure_patch(reading, self.min_confidence) >= UNSURE_PATCH:
             self._break("low confidence")
             return None
         key = board_key(reading)

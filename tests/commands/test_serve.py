@@ -27,7 +27,7 @@ def test_demo_serve_plays_the_built_in_game_on_the_page(tmp_path):
     assert "the live page is at http://localhost:" in out
     pin_line = next(line for line in out.splitlines() if "organiser's PIN" in line)
     assert pin_line.split()[-1].isdigit() and len(pin_line.split()[-1]) == 6
-    assert "Ann: 5H .IRAFFE" in out and "Ann 55, Bob 44" in out
+    assert "Ann: 5H .IRAFFE" in out and "Ann 55, Bob 16" in out
 
 
 def test_serve_answers_on_its_port_until_stopped():

@@ -99,12 +99,18 @@ def test_nothing_is_emitted_while_a_hand_or_motion_is_there() -> None:
         assert emitted(out) == [5]
 
 
-def test_a_low_confidence_square_blocks_the_board() -> None:
+def test_a_patch_of_unsure_squares_blocks_the_board_a_lone_one_does_not() -> None:
+    # Something over part of the board leaves neighbouring squares unsure: no board.
+    patch = {(r, c): {"confidence": 0.3} for r, c in ((2, 2), (2, 3), (3, 3))}
+    covered = board("CAT", cells=patch)
+    stab = Stabiliser()
+    assert emitted(feed(stab, [(covered, CLEAR)] * 6)) == []
+    assert stab.last.reason == "low confidence"
+    assert emitted(feed(Stabiliser(min_confidence=0.25), [(covered, CLEAR)] * 3)) == [2]
+    # One unsure square alone is emitted, with its low confidence: the table decides.
     doubtful = board("CAT", low=(3, 3))
-    assert emitted(feed(Stabiliser(), [(doubtful, CLEAR)] * 6)) == []
-    stab = Stabiliser(min_confidence=0.25)
-    assert emitted(feed(stab, [(doubtful, CLEAR)] * 3)) == [2]
-    assert stab.last.reason == ""
+    out = feed(Stabiliser(), [(doubtful, CLEAR)] * 3)
+    assert emitted(out) == [2] and out[2].cell(3, 3).confidence == pytest.approx(0.3)
 
 
 def test_each_stable_board_is_emitted_once_and_again_only_after_a_change() -> None:
