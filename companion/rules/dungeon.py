@@ -681,7 +681,7 @@ def _check_trapped(out: Outcome, lexicon: Container[str], generator: Any) -> Out
         return out
     state = replace(out.state, result=TRAPPED)
     message = (
-        f"Trapped in Jziqx's dungeon with {state.score} points: the bag cannot refill the rack and "
+        f"Trapped in Jziqx's dungeon with {_points(state.score)}: the bag cannot refill the rack and "
         "no tile can be placed. Until next time, every sentence must contain a J, Z, Q or X."
     )
     return Outcome(state, out.verdicts + (Verdict(TRAPPED, message),))
@@ -855,7 +855,7 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
                 shown = f"blank ({attack.letter})" if attack.blank else attack.letter
                 message = (
                     f"The monster on {format_square(m)} was {_article(monster)}: your {shown} neither "
-                    f"defeats nor tames it. You are dead, with {state.score} points."
+                    f"defeats nor tames it. You are dead, with {_points(state.score)}."
                 )
                 return Outcome(state, (Verdict(DEAD, message, squares=(m,)),))
             won.append((m, monster))
@@ -863,7 +863,7 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
             verdicts.append(
                 Verdict(
                     PLAYED,
-                    f"{'Tamed' if tamed else 'Defeated'} the monster {_article(monster)} on {format_square(m)}: "
+                    f"{'Tamed' if tamed else 'Defeated'} the monster on {format_square(m)} ({_article(monster)}): "
                     f"+{MONSTER_FACTOR * ts.value(monster)}",
                     points=MONSTER_FACTOR * ts.value(monster),
                     squares=(m,),
@@ -874,7 +874,7 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
                 state = replace(state, result=EXTRA_DEAD)
                 message = (
                     f"{j.incidental_bad[0]} is not a word: the monster dealt you a fatal blow before "
-                    f"expiring. You are extra dead, with {state.score} points."
+                    f"expiring. You are extra dead, with {_points(state.score)}."
                 )
                 return Outcome(state, (Verdict(EXTRA_DEAD, message, words=j.incidental_bad),))
             return _refuse(state, not_in_dictionary(j.incidental_bad[0]), words=j.incidental_bad)
@@ -962,8 +962,12 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
         )
     if ESCAPE in new:
         new_state = replace(new_state, result=ESCAPED)
-        verdicts.append(Verdict(ESCAPED, f"You have escaped Jziqx's dungeon with {new_state.score} points!"))
+        verdicts.append(Verdict(ESCAPED, f"You have escaped Jziqx's dungeon with {_points(new_state.score)}!"))
     return Outcome(new_state, tuple(verdicts))
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if abs(n) == 1 else 's'}"
 
 
 def _article(letter: str) -> str:
