@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from companion.commands import calibrate, config, demo, gcg, hint, house, lexicon, read, replay, roll, run, serve
+from companion.commands import (
+    calibrate, config, demo, dungeon, gcg, hint, house, lexicon, read, replay, roll, run, serve,
+)
 
 COMMANDS: list[Callable] = [
-    calibrate.register, config.register, demo.register, gcg.register, hint.register, house.register,
-    lexicon.register, read.register, replay.register, roll.register, run.register, serve.register,
+    calibrate.register, config.register, demo.register, dungeon.register, gcg.register, hint.register,
+    house.register, lexicon.register, read.register, replay.register, roll.register, run.register, serve.register,
 ]
