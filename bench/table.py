@@ -20,7 +20,7 @@ from companion.commands.demo import SHARED_GAME
 from companion.core.gcg import decode_gcg, parse_gcg
 from companion.rules.rescore import choose_tileset
 from companion.table import Press
-from companion.tabledemo import Demo
+from companion.tabledemo import Demo, _ruled
 from companion.web.hub import Hub
 from companion.web.replay import names_of
 
@@ -51,10 +51,16 @@ def run() -> dict:
                 if step.kind == "start":
                     hub.call(lambda s, now: s.press((s.state.to_move - 1) % len(s.state.players), now))
                     continue
+                if step.kind == "withdraw":  # the director's ruling, as the demo plays it
+                    hub.call(lambda s, now, ref=step.ref: _ruled(s, now, ref))
+                    demo.world.board = step.board
+                    continue
                 if step.kind != "turn":
                     continue
                 demo.world.board = step.board
-                frames = [demo.world.read() for _ in range(table.agree)]  # the camera's frames, not timed
+                # The camera's frames, not timed: one more than must agree, since the hand
+                # tracker counts the first frame after the board changed as moving.
+                frames = [demo.world.read() for _ in range(table.agree + 1)]
                 demo.world._hand = frames
                 player = hub.call(lambda s, now: sorted(s.clocks.on_move())[0])
                 while not sub.queue.empty():
