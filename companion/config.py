@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock.dice import DICE_COUNTS
-from companion.clock.engine import MINUTE_MS, ClockGroup, Overtime, Stage, TimeControl, scrabble
+from companion.clock.engine import (
+    MINUTE_MS,
+    ClockGroup,
+    Overtime,
+    Stage,
+    TimeControl,
+    scrabble,
+)
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
 from companion.errors import CompanionError
 
@@ -28,6 +35,7 @@ EXAMPLE = """\
 [game]
 players = 2          # 1 to 4 (1: the solo dungeon)
 boards = 1           # 2 for Scrabble House: one clock per board, the players shared evenly
+tileset = "en"       # the tiles on the table: "en" or "de"
 
 [clock]
 kind = "countdown"   # or "stopwatch": counts up (the solo dungeon)
@@ -56,7 +64,24 @@ pause_button = 24
 roll_button = 25
 buzzer = 12
 bounce_ms = 10
+
+[camera]
+# Where `companion run` gets its frames: "picamera2" (the Raspberry Pi camera), "device" (a
+# webcam through OpenCV), "folder" (the photos of a folder, in a loop: for trying it out) or
+# "synthetic" (the renderer's photos of a random board: no camera at all).
+source = "picamera2"
+device = 0           # the camera's number (picamera2, device) or, for device, a path like "/dev/video2"
+folder = ""          # source = "folder": the folder of photos (required then)
+profile = ""         # a calibration profile (companion calibrate); "": find the board in each frame
+
+[web]
+# The live page on the players' phones, served by `companion run`.
+host = "0.0.0.0"     # all addresses: the phones are on the LAN
+port = 8080          # 0: any free port (printed at start)
+max_clients = 64     # live streams at most; more pages poll
 """
+
+CAMERA_SOURCES = ("picamera2", "device", "folder", "synthetic")
 
 
 @dataclass(frozen=True)
@@ -69,6 +94,9 @@ class Config:
     seed: str | None = None
     pins: PinMap = DEFAULT_PINS
     source: str = "defaults"
+    tileset: str = "en"
+    camera: CameraConfig = field(default_factory=lambda: CameraConfig())
+    web: WebConfig = field(default_factory=lambda: WebConfig())
 
     def clocks(self) -> ClockGroup:
         return ClockGroup.of(self.control, self.players, self.boards)
@@ -84,6 +112,21 @@ class Config:
             p.buzzer,
             p.bounce_ms,
         )
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "picamera2"
+    device: int | str = 0
+    folder: str = ""
+    profile: str = ""
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "0.0.0.0"
+    port: int = 8080
+    max_clients: int = 64
 
 
 def default_path() -> Path:
@@ -116,8 +159,8 @@ def parse_config(text: str, name: str = "config") -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise CompanionError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
-    r.known(doc, "", {"game", "clock", "dice", "pins"})
-    game = r.table(doc, "game", {"players", "boards"})
+    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "web"})
+    game = r.table(doc, "game", {"players", "boards", "tileset"})
     clock = r.table(doc, "clock", {
         "kind", "overtime", "overtime_points_per_minute", "overtime_cap_minutes", "lockout_ms", "stages",
     })
@@ -154,10 +197,37 @@ def parse_config(text: str, name: str = "config") -> Config:
         raise CompanionError(f"{name}: dice.seed: a text or a whole number, not {seed!r}")
 
     pin_map = _pins(r, pins, players)
-    return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name)
+    tileset = r.choice(game, "game.tileset", "en", ("en", "de"))
+    camera = _camera(r, r.table(doc, "camera", {"source", "device", "folder", "profile"}))
+    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients"}))
+    return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
+                  tileset, camera, web)
 
 
-def _stages(r: "_Reader", stages: Any) -> tuple[Stage, ...]:
+def _camera(r: _Reader, t: dict) -> CameraConfig:
+    source = r.choice(t, "camera.source", "picamera2", CAMERA_SOURCES)
+    device = t.get("device", 0)
+    if isinstance(device, bool) or not isinstance(device, (int, str)) or (isinstance(device, int) and not 0 <= device <= 63):
+        raise r.fail("camera.device", f"a camera number from 0 to 63 or a device path, not {device!r}")
+    if isinstance(device, str) and not device.strip():
+        raise r.fail("camera.device", "an empty path (a number like 0, or a path like \"/dev/video2\")")
+    if source == "picamera2" and not isinstance(device, int):
+        raise r.fail("camera.device", f"picamera2 takes a camera number, not {device!r}")
+    folder = r.text(t, "camera.folder", "")
+    if source == "folder" and not folder:
+        raise r.fail("camera.folder", "missing (source = \"folder\" needs the folder of photos)")
+    profile = r.text(t, "camera.profile", "")
+    return CameraConfig(source, device, folder, profile)
+
+
+def _web(r: _Reader, t: dict) -> WebConfig:
+    host = r.text(t, "web.host", "0.0.0.0")
+    if not host:
+        raise r.fail("web.host", "an empty address (\"0.0.0.0\": all addresses)")
+    return WebConfig(host, r.integer(t, "web.port", 8080, 0, 65535), r.integer(t, "web.max_clients", 64, 1, 1000))
+
+
+def _stages(r: _Reader, stages: Any) -> tuple[Stage, ...]:
     key = "clock.stages"
     if not isinstance(stages, list) or not stages:
         raise CompanionError(f"{r.name}: {key}: a list of stages, like [{{ minutes = 25 }}]")
@@ -184,7 +254,7 @@ def _stages(r: "_Reader", stages: Any) -> tuple[Stage, ...]:
     return tuple(out)
 
 
-def _pins(r: "_Reader", pins: dict, players: int) -> PinMap:
+def _pins(r: _Reader, pins: dict, players: int) -> PinMap:
     d = DEFAULT_PINS
     buttons = r.pin_list(pins, "pins.player_buttons", d.player_buttons)
     leds = r.pin_list(pins, "pins.player_leds", d.player_leds)
@@ -243,6 +313,12 @@ class _Reader:
         if not lo <= v <= hi:
             raise self.fail(key, f"between {lo} and {hi}, not {v}")
         return v
+
+    def text(self, t: dict, key: str, default: str) -> str:
+        v = t.get(key.rsplit(".", 1)[-1], default)
+        if not isinstance(v, str):
+            raise self.fail(key, f"a text in quotes, not {v!r}")
+        return v.strip()
 
     def boolean(self, t: dict, key: str, default: bool) -> bool:
         v = t.get(key.rsplit(".", 1)[-1], default)

@@ -31,8 +31,9 @@ import queue
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Container, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,13 @@ from companion.errors import CompanionError
 from companion.inference import infer_move
 from companion.rules import classic
 from companion.rules.classic import VerdictKind
-from companion.store import GameStore, StoredEvent, entry_from_json, entry_to_json, wall_ms
+from companion.store import (
+    GameStore,
+    StoredEvent,
+    entry_from_json,
+    entry_to_json,
+    wall_ms,
+)
 from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
 from companion.vision.stabiliser import AGREE, Stabiliser
 from companion.web.session import ActionError, ClassicSession
@@ -66,7 +73,7 @@ class TableClock:
 
     @classmethod
     def resumed(cls, last: StoredEvent | None, wall_now: int | None = None,
-                mono: Callable[[], int] = monotonic_ms) -> "TableClock":
+                mono: Callable[[], int] = monotonic_ms) -> TableClock:
         """After a restart: the last event's time plus the wall-clock time since it was logged
         (never less: a wall clock set back charges nothing)."""
         if last is None:
@@ -258,7 +265,7 @@ class TableSession(ClassicSession):
 
     @classmethod
     def restore(cls, store: GameStore, game: str | None = None, *,
-                lexicon_for: Callable[[str], Container[str]] | None = None) -> "TableSession | None":
+                lexicon_for: Callable[[str], Container[str]] | None = None) -> TableSession | None:
         """The current game (or ``game``) folded from the log; None when the log has none."""
         game = store.current_game() if game is None else game
         if game is None:
@@ -299,6 +306,28 @@ class TableSession(ClassicSession):
             self._ask(e.at_ms, e.payload["player"], e.payload["questions"], said=e.payload.get("said", False))
             if self.clocks is None:
                 self.pending_press = None
+
+
+def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "tournament",
+                    challenge: str = "single", tileset: str = "en", seed: int | None = None,
+                    lexicon_for: Callable[[str], Container[str]] | None = None,
+                    clock: Callable[[StoredEvent | None], Any] | None = None) -> tuple[TableSession, Any]:
+    """The game in progress in ``store`` (restored from its log), else a new one; and the
+    table's clock continuing the log's time (``clock(last_event)``, :meth:`TableClock.resumed`
+    unless given). The one place the demo and ``companion run`` start a table's game."""
+    if lexicon_for is None:
+        from companion.lexicon import load_lexicon
+
+        lexicon_for = load_lexicon
+    session = TableSession.restore(store, lexicon_for=lexicon_for)
+    now = (clock or TableClock.resumed)(store.last())
+    if session is None:
+        try:
+            session = TableSession(store, list(names)[:4], control=control, challenge=challenge,
+                                   tileset=tileset, seed=seed, now_ms=now(), lexicon_for=lexicon_for)
+        except ActionError as exc:
+            raise CompanionError(str(exc)) from None
+    return session, now
 
 
 def _acted(action: classic.Action) -> Any:
@@ -415,7 +444,7 @@ class Table:
         self.agree, self.burst_frames, self.burst_s, self.watch_s = agree, burst_frames, burst_s, watch_s
         self.trace = trace or (lambda line: None)
         self.clock = clock
-        self.inbox: "queue.Queue[Press | _Stop]" = queue.Queue()
+        self.inbox: queue.Queue[Press | _Stop] = queue.Queue()
         self.frames = 0
         self.hand_frames = 0
         self.verdicts: list[dict[str, Any]] = []
@@ -526,7 +555,7 @@ class Table:
                 last_watch = self.clock()
                 self.watch(1)
 
-    def start(self, stop: threading.Event, each_round: Callable[[], None] | None = None) -> "Table":
+    def start(self, stop: threading.Event, each_round: Callable[[], None] | None = None) -> Table:
         self._thread = threading.Thread(target=self.run, args=(stop, each_round), name="companion-table", daemon=True)
         self._thread.start()
         return self

@@ -21,20 +21,27 @@ import json
 import random
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.core.board import Board, layout_for_grid
 from companion.core.gcg import Exchange, GameRecord, Pass, Play, Withdrawn
-from companion.errors import CompanionError
 from companion.rules import classic
 from companion.rules.rescore import choose_tileset, rescore
 from companion.store import open_store
 from companion.table import (
-    Press, SimClock, Table, TableClock, TableSession, TruthFrame, reader_analyser, reading_of_board, truth_analyser,
+    Press,
+    SimClock,
+    Table,
+    TableSession,
+    TruthFrame,
+    reader_analyser,
+    reading_of_board,
+    resume_or_start,
+    truth_analyser,
 )
-from companion.web.session import ActionError
 
 HAND_FRAMES = 6  # a hand passing in truth mode: frames with it over the board
 
@@ -157,22 +164,9 @@ class Demo:
         self.trace = trace or (lambda line: None)
         self.steps = plan(record, tileset, seed=seed, hands_every=hands_every)
         self.sim_time = sim_time
-        if lexicon_for is None:
-            from companion.lexicon import load_lexicon
-
-            lexicon_for = load_lexicon
-        session = TableSession.restore(self.store, lexicon_for=lexicon_for)
-        last = self.store.last()
-        if sim_time:
-            self.clock: Any = SimClock(last.at_ms if last is not None else 0)
-        else:
-            self.clock = TableClock.resumed(last)
-        if session is None:
-            try:
-                session = TableSession(self.store, names[:4], control="tournament", challenge="single",
-                                       tileset=tileset, seed=seed, now_ms=self.clock(), lexicon_for=lexicon_for)
-            except ActionError as exc:
-                raise CompanionError(str(exc)) from None
+        sim_clock = (lambda last: SimClock(last.at_ms if last is not None else 0)) if sim_time else None
+        session, self.clock = resume_or_start(self.store, names, control="tournament", challenge="single",
+                                              tileset=tileset, seed=seed, lexicon_for=lexicon_for, clock=sim_clock)
         self.session = session
         self.resumed_at = session.last_ref
         grid = session.state.board.layout.rows

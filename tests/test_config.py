@@ -154,3 +154,41 @@ def test_companion_config_check_and_example(tmp_path: Path):
     proc = run("config", "check", str(bad))
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == f"companion: {bad}: pins.buzzer: GPIO99 is not a usable pin: BCM 2 to 27\n"
+
+
+def test_camera_and_web_tables():
+    from companion.config import parse_config
+
+    c = parse_config('[game]\ntileset = "de"\n[camera]\nsource = "device"\ndevice = "/dev/video2"\nprofile = "p.json"\n'
+                     '[web]\nhost = "127.0.0.1"\nport = 0\nmax_clients = 5\n')
+    assert (c.tileset, c.camera.source, c.camera.device, c.camera.profile) == ("de", "device", "/dev/video2", "p.json")
+    assert (c.web.host, c.web.port, c.web.max_clients) == ("127.0.0.1", 0, 5)
+    d = parse_config("")
+    assert (d.camera.source, d.camera.device, d.web.port, d.web.host, d.tileset) == ("picamera2", 0, 8080, "0.0.0.0", "en")
+
+
+@pytest.mark.parametrize("text, key", [
+    ('[camera]\nsource = "usb"', "camera.source"),
+    ('[camera]\nsource = "folder"', "camera.folder"),
+    ('[camera]\nfolder = 3', "camera.folder"),
+    ('[camera]\ndevice = -1', "camera.device"),
+    ('[camera]\ndevice = true', "camera.device"),
+    ('[camera]\ndevice = "/dev/video0"', "camera.device"),
+    ('[camera]\nprofile = 1', "camera.profile"),
+    ('[camera]\nlens = 1', "camera.lens"),
+    ('[web]\nport = 70000', "web.port"),
+    ('[web]\nport = "80"', "web.port"),
+    ('[web]\nhost = ""', "web.host"),
+    ('[web]\nmax_clients = 0', "web.max_clients"),
+    ('[web]\nssl = true', "web.ssl"),
+    ('[game]\ntileset = "fr"', "game.tileset"),
+    ('web = 1', "web"),
+])
+def test_camera_and_web_mistakes_are_one_line_naming_the_key(text, key):
+    from companion.config import parse_config
+
+    with pytest.raises(CompanionError) as e:
+        parse_config(text, "cfg.toml")
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert msg.startswith(f"cfg.toml: {key}: "), msg

@@ -1,34 +1,45 @@
-"""`companion run`: the service the Pi starts. For now the clocks and their pins; the table
-(camera, rules, game log, live page) joins them in issue 6.
+"""`companion run`: the service the Pi starts: the whole table from the configuration file.
 
-It reads the configuration, builds the buttons, LEDs and buzzer, tells systemd it is ready
-(Type=notify) and pings the watchdog from the loop that serves the presses, so a hung loop is
-restarted. Each clock event is printed as a line (the journal keeps them). SIGTERM or Ctrl-C
-stop it cleanly. ``--mock`` runs on gpiozero's mock pins, on any machine.
+It reads the configuration, opens the camera ([camera]), builds the buttons, LEDs and buzzer
+([pins]), resumes the game in progress from the game log in the data folder (or starts one with
+the [game] and [clock] settings), serves the live page ([web]) and runs the table loop: a
+player's button switches the clock and the table reads the board (:mod:`companion.table`);
+the pause button pauses or resumes the game. The session's clocks are the truth: the LEDs show
+the player on move from them (blinking in overtime). It tells systemd it is ready (Type=notify)
+once the page is served and the loop runs, and pings the watchdog from the table's loop, so a
+hung loop is restarted. SIGTERM or Ctrl-C stop it cleanly. ``--mock`` runs on gpiozero's mock
+pins, on any machine.
+
+The solo dungeon (game.players = 1) and Scrabble House (game.boards = 2) have no table loop
+yet: for them it runs the clocks alone, each clock event printed as a line.
 """
 
 from __future__ import annotations
 
 import argparse
+import queue
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from companion.clock.dice import dice_rng, placement
-from companion.clock.engine import Lockout, format_ms
-from companion.config import default_path, load_config
+from companion.clock.engine import MINUTE_MS, Lockout, Overtime, format_ms
+from companion.config import Config, default_path, load_config
+from companion.errors import CompanionError
 from companion.notify import notify, watchdog_interval_s
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "run",
-        help="run the clocks on the GPIO pins (the service systemd starts)",
-        description="Run the clocks on the buttons, LEDs and buzzer of the configuration file, "
-        "as the systemd service does.",
+        help="run the table: camera, buttons, game log and live page (the service systemd starts)",
+        description="Run the table from the configuration file (camera, pins, game, time control, "
+        "live page), as the systemd service does.",
     )
     p.add_argument("--config", type=Path, help=f"the configuration file (default {default_path()})")
     p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (no Pi needed)")
@@ -49,9 +60,155 @@ def describe(event: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    if cfg.players == 1 or cfg.boards != 1:
+        return _clocks(args, cfg)
+    return _table(args, cfg)
+
+
+def session_control(cfg: Config) -> str | dict[str, Any]:
+    """The configuration's time control as the table's game takes it (a preset's terms: one
+    stage, an increment or Scrabble's overtime at 10 points a minute for up to 10 minutes)."""
+    c = cfg.control
+    if c is None:
+        raise CompanionError(f"{cfg.source}: clock.kind: a stopwatch is for the solo dungeon (game.players = 1)")
+    if len(c.stages) != 1:
+        raise CompanionError(f"{cfg.source}: clock.stages: the table plays one stage for now, not {len(c.stages)}")
+    st = c.stages[0]
+    if st.bronstein_ms or st.delay_ms:
+        raise CompanionError(f"{cfg.source}: clock.stages[0]: the table plays an increment or none for now")
+    if c.overtime is not None and c.overtime != Overtime():
+        raise CompanionError(f"{cfg.source}: clock.overtime_points_per_minute: the table plays Scrabble's overtime "
+                             "(10 points a minute, 10 minutes at most) for now")
+    if c.overtime is not None and st.increment_ms:
+        raise CompanionError(f"{cfg.source}: clock.overtime: overtime or an increment, not both")
+    minutes = st.time_ms / MINUTE_MS
+    if not 1 <= minutes <= 180:
+        raise CompanionError(f"{cfg.source}: clock.stages[0].minutes: the table plays 1 to 180 minutes, not {minutes:g}")
+    return {"minutes": minutes, "increment_seconds": st.increment_ms / 1000, "overtime": c.overtime is not None}
+
+
+def open_camera(cfg: Config) -> Any:
+    """The configuration's camera, opened; a camera that cannot open is one line."""
+    from companion.vision.sources import (
+        FolderSource,
+        OpenCVDeviceSource,
+        Picamera2Source,
+        SyntheticSource,
+    )
+
+    cam = cfg.camera
+    if cam.source == "picamera2":
+        return Picamera2Source(int(cam.device))
+    if cam.source == "device":
+        return OpenCVDeviceSource(cam.device)
+    if cam.source == "folder":
+        return FolderSource(Path(cam.folder).expanduser(), loop=True)
+    return SyntheticSource(seed=0, loop=True)
+
+
+def _table(args: argparse.Namespace, cfg: Config) -> int:
+    from companion.clock.gpio import Panel
+    from companion.commands.serve import serving
+    from companion.lexicon.store import data_dir
+    from companion.store import open_store
+    from companion.table import Table, reader_analyser, resume_or_start
+    from companion.web.session import ActionError
+
+    control = session_control(cfg)
+    profile = None
+    if cfg.camera.profile:
+        from companion.vision.profile import load_profile
+
+        profile = load_profile(Path(cfg.camera.profile).expanduser())
+    factory = _factory(args)
+    with ExitStack() as stack:
+        camera = open_camera(cfg)
+        stack.callback(camera.close)
+        store = open_store(data_dir())
+        stack.callback(store.close)
+        names = [f"Player {i + 1}" for i in range(cfg.players)]
+        session, clock = resume_or_start(store, names, control=control, challenge="single", tileset=cfg.tileset,
+                                         seed=None)
+        tileset = session.state.tileset.name
+        panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
+        stack.callback(panel.close)
+        web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
+        live = stack.enter_context(serving(session, web, now_ms=clock))
+        grid = session.state.board.layout.rows
+        table = Table(live.hub, camera, reader_analyser(tileset, grid, profile),
+                      trace=lambda line: print(f"table: {line}", flush=True))
+        each_round = _watchdog()
+        players = len(session.state.players)
+        print(f"companion: table ready ({players} players, {cfg.camera.source} camera, game log in {store.path})",
+              flush=True)
+        notify(f"READY=1\nSTATUS=table ready, {players} players")
+        table.start(live.stop, each_round)
+        stack.callback(table.stop)
+        stack.callback(lambda: notify("STOPPING=1"))
+
+        def toggle_pause(s: Any, now: int) -> str:
+            if s.clocks is None or not any(c.on_move is not None for c in s.clocks.clocks):
+                return "ignored: the clock has not started"
+            if s.clocks.paused:
+                s.resume(now)
+                return "resumed"
+            s.pause(now)
+            return "paused"
+
+        def lights(s: Any, now: int) -> tuple[set[int], set[int]]:
+            if s.clocks is None or s.state.over:
+                return set(), set()
+            on = set(s.clocks.on_move())
+            return on, {i for i in on if s.clocks.overtime_ms(i, now) > 0}
+
+        shown: tuple[set[int], set[int]] | None = None
+        while not live.stop.is_set():
+            try:
+                button, at = panel.presses.get(timeout=0.1)
+            except queue.Empty:
+                button = None
+            try:
+                if button is not None and button.startswith("player"):
+                    table.press(int(button[len("player"):]) - 1, at)  # the table's thread judges it
+                    print(f"press {button} at {format_ms(at)}", flush=True)
+                elif button == "pause":
+                    print(f"pause: {live.hub.call(toggle_pause)}", flush=True)
+                now_lights = live.hub.call(lights)
+            except (ActionError, CompanionError) as exc:
+                print(f"companion: {button}: {exc}", flush=True)
+                continue
+            if now_lights != shown:
+                panel.show(*now_lights)
+                shown = now_lights
+    print("companion: stopped", file=sys.stderr)
+    return 0
+
+
+def _factory(args: argparse.Namespace) -> Any:
+    if not args.mock:
+        return None
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory()
+
+
+def _watchdog() -> Callable[[], None]:
+    interval = watchdog_interval_s()
+    last_ping = [0.0]
+
+    def each_round() -> None:
+        if interval is not None and time.monotonic() - last_ping[0] >= interval:
+            notify("WATCHDOG=1")
+            last_ping[0] = time.monotonic()
+
+    return each_round
+
+
+def _clocks(args: argparse.Namespace, cfg: Config) -> int:
+    """The clocks alone (the solo dungeon, Scrabble House): no table loop for them yet."""
     from companion.clock.gpio import ClockDriver, Panel
 
-    cfg = load_config(args.config)
     factory = None
     if args.mock:
         from gpiozero.pins.mock import MockFactory
@@ -64,13 +221,7 @@ def run(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
 
-    interval = watchdog_interval_s()
-    last_ping = [0.0]
-
-    def each_round() -> None:
-        if interval is not None and time.monotonic() - last_ping[0] >= interval:
-            notify("WATCHDOG=1")
-            last_ping[0] = time.monotonic()
+    each_round = _watchdog()
 
     def on_events(events: list[Any]) -> None:
         for e in events:

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from pathlib import Path
+
+TABLE = '[camera]\nsource = "synthetic"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
 
 
 def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
     config = tmp_path / "config.toml"
-    config.write_text("[game]\nplayers = 2\n")
+    config.write_text("[game]\nplayers = 2\n" + TABLE)
     with tempfile.TemporaryDirectory(dir="/tmp") as d, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         path = str(Path(d) / "notify")
         server.bind(path)
         server.settimeout(60)  # only a guard against a hang: every step waits for a message
-        env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000"}
+        env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000",
+               "COMPANION_DATA_DIR": str(tmp_path / "data")}
         proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -36,8 +43,64 @@ def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, err
-    assert "clocks ready (2 players" in out
+    assert "table ready (2 players, synthetic camera" in out
     assert "Traceback" not in err
+    assert (tmp_path / "data" / "games.sqlite").exists()
+
+
+def _get_state(out_lines: list[str], proc: subprocess.Popen) -> dict:
+    deadline = time.monotonic() + 60
+    port = None
+    while port is None:
+        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        line = proc.stdout.readline()
+        out_lines.append(line)
+        if m := re.search(r"live page is at http://localhost:(\d+)/", line):
+            port = int(m.group(1))
+    while True:
+        line = proc.stdout.readline()
+        out_lines.append(line)
+        if "table ready" in line:
+            break
+        assert time.monotonic() < deadline and proc.poll() is None
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path):
+    import cv2
+
+    from companion.vision.sources import SyntheticSource
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    with SyntheticSource(seed=3) as source:
+        for i in range(2):
+            cv2.imwrite(str(photos / f"board-{i}.png"), source.read().image)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "folder"\nfolder = "{photos}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[clock]\nstages = [{ minutes = 10, increment_seconds = 5 }]\novertime = false\n')
+    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
+    env.pop("NOTIFY_SOCKET", None)
+    game_ids = []
+    for _ in range(2):  # the second run resumes the first's game
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            lines: list[str] = []
+            state = _get_state(lines, proc)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err
+        assert state["clock"]["control"] == "10 min + 5 s a move"
+        assert [p["name"] for p in state["players"]] == ["Player 1", "Player 2"]
+        game_ids.append(state["game"]["id"])
+    assert (tmp_path / "data" / "games.sqlite").exists()
+    assert game_ids[0] == game_ids[1]
 
 
 def test_run_with_a_bad_configuration_is_one_line(tmp_path):
@@ -49,3 +112,30 @@ def test_run_with_a_bad_configuration_is_one_line(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr == f"companion: {config}: pins.buzzer: GPIO1 is not a usable pin (the HAT ID EEPROM's): BCM 2 to 27\n"
+
+
+def _bad(tmp_path, text):
+    config = tmp_path / "config.toml"
+    config.write_text(text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    return config, proc.stderr
+
+
+def test_run_with_a_folder_camera_without_a_folder_is_one_line(tmp_path):
+    config, err = _bad(tmp_path, '[camera]\nsource = "folder"\n')
+    assert err.startswith(f"companion: {config}: camera.folder: missing")
+
+
+def test_run_with_a_camera_that_cannot_open_is_one_line(tmp_path):
+    _, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n')
+    assert err == f"companion: {tmp_path / 'nowhere'}: no such folder\n"
+
+
+def test_run_with_a_time_control_the_table_does_not_play_is_one_line(tmp_path):
+    config, err = _bad(tmp_path, TABLE + "[clock]\nstages = [{ minutes = 90, moves = 40 }, { minutes = 30 }]\n")
+    assert err.startswith(f"companion: {config}: clock.stages: the table plays one stage")
