@@ -1,10 +1,12 @@
 """`companion demo`: the companion's best end-to-end path without hardware.
 
-Until the camera and the live page exist, the demo referees a recorded game: every move is
-replayed on the board and scored again from the geometry and the tile values, every word is
-looked up in the house word list, and the board and the scores are printed as the game goes.
-It plays a real tournament record from ``../shared/games`` when that folder is beside the
-checkout, otherwise the short game the package ships (``companion/data/sample.gcg``).
+The demo plays a recorded game at a simulated table: the synthetic camera photographs each
+position as the players leave it, a hand passes over the board now and then, presses are
+simulated, and the table (reader, stabiliser, inference, rules, game log) judges every move
+while the live page is served on http://localhost:8080. It plays a real tournament record from
+``../shared/games`` when that folder is beside the checkout, otherwise the short game the
+package ships (``companion/data/sample.gcg``). ``--referee`` only replays the record, scoring
+every move again and looking every word up, and prints it.
 """
 
 from __future__ import annotations
