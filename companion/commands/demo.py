@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from companion.commands.gcg import describe, read_record
-from companion.core.gcg import decode_gcg, parse_gcg
+from companion.core.gcg import GameRecord, decode_gcg, parse_gcg
 from companion.errors import CompanionError
 from companion.lexicon import load_lexicon
 from companion.rules.rescore import choose_tileset, rescore
@@ -85,12 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if not (args.referee or args.boards or args.camera):
         return _table(args)
     args.delay = args.delay or 0.0
-    if args.game is not None:
-        record = read_record(args.game)
-        source = str(args.game)
-    else:
-        source, data = _default_game()
-        record = parse_gcg(decode_gcg(data, source), source)
+    source, record = _record(args)
     choice = choose_tileset(record)
     result = rescore(record, choice, source)
     lexicon = load_lexicon(choice.name) if choice.name in ("en", "de", "super3") else None
@@ -130,18 +125,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record(args: argparse.Namespace) -> tuple[str, GameRecord]:
+    """The record the demo plays: the one given, else the default game; and where it came from."""
+    if args.game is not None:
+        return str(args.game), read_record(args.game)
+    source, data = _default_game()
+    return source, parse_gcg(decode_gcg(data, source), source)
+
+
 def _serve(args: argparse.Namespace) -> int:
     """The recorded game played on the live page, one event every ``--delay`` seconds."""
     from companion.commands.serve import serving
     from companion.web.replay import names_of, steps
     from companion.web.session import ActionError, ClassicSession
 
-    if args.game is not None:
-        record = read_record(args.game)
-        source = str(args.game)
-    else:
-        source, data = _default_game()
-        record = parse_gcg(decode_gcg(data, source), source)
+    source, record = _record(args)
     choice = choose_tileset(record)
     if choice.name not in ("en", "de"):
         raise CompanionError(f"the live page plays en and de games; this record is {choice.name}")
@@ -184,12 +182,7 @@ def _table(args: argparse.Namespace) -> int:
         raise CompanionError("--pace must not be negative")
     if args.hands < 0:
         raise CompanionError("--hands must not be negative")
-    if args.game is not None:
-        record = read_record(args.game)
-        source = str(args.game)
-    else:
-        source, data = _default_game()
-        record = parse_gcg(decode_gcg(data, source), source)
+    source, record = _record(args)
     choice = choose_tileset(record)
     if choice.name not in ("en", "de"):
         raise CompanionError(f"the table plays en and de games; this record is {choice.name}")

@@ -8,18 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion.clock.dice import DICE_COUNTS
+from companion.commands.roll import dice_count
 from companion.rules.dungeon import DEFAULT_OBJECTS, MAX_OBJECTS, roll_setup
-
-
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if n not in DICE_COUNTS:
-        raise argparse.ArgumentTypeError(f"the dungeon is played with 2 or 4 dice, not {n}")
-    return n
 
 
 def _objects(text: str) -> int:
@@ -45,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", help="any text: the same seed gives the same set-up")
     s.add_argument("--objects", type=_objects, default=DEFAULT_OBJECTS, metavar="N",
                    help=f"how many objects (default {DEFAULT_OBJECTS}; a wall counts as three)")
-    s.add_argument("--dice", type=_count, default=2, metavar="2|4", help="how many dice (default 2)")
+    s.add_argument("--dice", type=dice_count, default=2, metavar="2|4", help="how many dice (default 2)")
     s.add_argument("--json", action="store_true", help="print a machine-readable document")
     s.set_defaults(func=run_setup)
 

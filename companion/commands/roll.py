@@ -11,7 +11,8 @@ import json
 from companion.clock.dice import DICE_COUNTS, dice_rng, placement, roll
 
 
-def _count(text: str) -> int:
+def dice_count(text: str) -> int:
+    """argparse type: 2 or 4 dice."""
     try:
         n = int(text)
     except ValueError:
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or reproducibly from --seed). With --obstacles N, roll N obstacle placements of the "
         "dungeon's set-up: a column and a row from two pairs of dice, a kind from one die.",
     )
-    p.add_argument("--dice", type=_count, default=2, metavar="2|4", help="how many dice (default 2)")
+    p.add_argument("--dice", type=dice_count, default=2, metavar="2|4", help="how many dice (default 2)")
     p.add_argument("--seed", help="any text: the same seed gives the same dice")
     p.add_argument("--obstacles", type=_obstacles, metavar="N", help="roll N obstacle placements")
     p.add_argument("--json", action="store_true", help="print a machine-readable document")

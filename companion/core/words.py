@@ -34,7 +34,7 @@ class Word:
         return len(self.squares)
 
 
-def _run(board: Board, coord: Coord, direction: Direction) -> list[Coord]:
+def run_through(board: Board, coord: Coord, direction: Direction) -> list[Coord]:
     """The maximal run of occupied squares through ``coord`` along ``direction``."""
     dr, dc = direction.step
     r, c = coord
@@ -72,10 +72,10 @@ def words_formed(before: Board, placement: Placement, direction: Direction | Non
         direction = placement_direction(placement)
     if direction is None:
         first = placement.tiles[0].coord
-        direction = Direction.ACROSS if len(_run(after, first, Direction.ACROSS)) > 1 else Direction.DOWN
+        direction = Direction.ACROSS if len(run_through(after, first, Direction.ACROSS)) > 1 else Direction.DOWN
 
     def word_at(coord: Coord, d: Direction) -> Word | None:
-        run = _run(after, coord, d)
+        run = run_through(after, coord, d)
         if len(run) < 2:
             return None
         return Word(tuple(run), tuple(after[s] for s in run), tuple(s in new for s in run), d)  # type: ignore[misc]

@@ -115,7 +115,7 @@ from companion.clock.engine import (
 from companion.core.board import STANDARD, Board, Coord, Direction, Tile
 from companion.core.move import PlacedTile, Placement, format_square
 from companion.core.tiles import BLANK, get_tileset
-from companion.core.words import placement_direction, words_formed
+from companion.core.words import placement_direction, run_through, words_formed
 from companion.errors import CompanionError
 from companion.rules.common import (
     NO_TILES,
@@ -201,18 +201,6 @@ def _string(board: Board, squares: Sequence[Coord], direction: Direction | None)
     return TileString(tuple(squares), direction, "".join(t.letter for t in tiles), frozenset(seat_of(t) for t in tiles))
 
 
-def _run(board: Board, coord: Coord, direction: Direction) -> list[Coord]:
-    dr, dc = direction.step
-    r, c = coord
-    while (r - dr, c - dc) in board:
-        r, c = r - dr, c - dc
-    run = []
-    while (r, c) in board:
-        run.append((r, c))
-        r, c = r + dr, c + dc
-    return run
-
-
 def tile_strings(board: Board, *, singles: bool = True) -> list[TileString]:
     """Every string on the board: runs of two or more across, then down, then (with
     ``singles``) the tiles with no neighbour, each once, in board order."""
@@ -222,7 +210,7 @@ def tile_strings(board: Board, *, singles: bool = True) -> list[TileString]:
         for coord, _ in board.items():  # noqa: PERF102 - a Board has no keys()
             if (coord[0] - dr, coord[1] - dc) in board:
                 continue
-            run = _run(board, coord, direction)
+            run = run_through(board, coord, direction)
             if len(run) > 1:
                 out.append(_string(board, run, direction))
     if singles:
