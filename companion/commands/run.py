@@ -145,7 +145,19 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         notify(f"READY=1\nSTATUS=table ready, {players} players")
         table.start(live.stop, each_round)
         stack.callback(table.stop)
-        stack.callback(lambda: notify("STOPPING=1"))
+        stopping = threading.Event()
+
+        def stop_now(*_: object) -> None:
+            # Tell systemd at once, from the signal itself: what follows (the table's thread,
+            # the page's server) may take a while to wind down.
+            if not stopping.is_set():
+                stopping.set()
+                notify("STOPPING=1")
+            live.stop.set()
+
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, stop_now)
+        stack.callback(stop_now)
 
         def toggle_pause(s: Any, now: int) -> str:
             if s.clocks is None or not any(c.on_move is not None for c in s.clocks.clocks):

@@ -17,6 +17,16 @@ from pathlib import Path
 TABLE = '[camera]\nsource = "synthetic"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
 
 
+def _recv_or_report(server: socket.socket, proc: subprocess.Popen) -> bytes:
+    """The next notification; on a time-out, the failure says what the process printed."""
+    try:
+        return server.recv(4096)
+    except TimeoutError:
+        proc.kill()
+        out, err = proc.communicate(timeout=30)
+        raise AssertionError(f"no notification after SIGTERM; stdout: {out[-2000:]!r} stderr: {err[-2000:]!r}") from None
+
+
 def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[game]\nplayers = 2\n" + TABLE)
@@ -35,7 +45,7 @@ def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
             assert server.recv(4096) == b"WATCHDOG=1"
             assert server.recv(4096) == b"WATCHDOG=1"
             proc.send_signal(signal.SIGTERM)
-            while (msg := server.recv(4096)) == b"WATCHDOG=1":
+            while (msg := _recv_or_report(server, proc)) == b"WATCHDOG=1":
                 pass
             assert msg == b"STOPPING=1"
             out, err = proc.communicate(timeout=60)
