@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Container, Sequence
+from typing import Container, Mapping, Sequence
 
 from companion.core.board import Board, Coord, Tile
 from companion.core.move import Placement, PlacedTile, format_square
@@ -69,8 +69,11 @@ def infer_move(
     lexicon: Container[str],
     *,
     transpose: bool = False,
+    named: Mapping[Coord, str] | None = None,
 ) -> Inferred:
-    """The move ``cells`` (a whole board's reading) shows on top of ``board``."""
+    """The move ``cells`` (a whole board's reading) shows on top of ``board``. ``named``: the
+    letters the players said their blanks stand for, by square (the camera cannot see them);
+    a blank not named there is named by the word list, or asked about."""
     questions: list[str] = []
     new: dict[Coord, CellReading] = {}
     for cell in cells:
@@ -102,6 +105,9 @@ def infer_move(
     letters = sorted(tileset.alphabet)
     fixed = [PlacedTile(r, c, cell.letter or "") for (r, c), cell in new.items() if cell.letter != BLANK_FACE]
     blanks = [sq for sq, cell in new.items() if cell.letter == BLANK_FACE]
+    said = {sq: named[sq].upper() for sq in blanks if named and sq in named and named[sq].upper() in tileset.alphabet}
+    fixed += [PlacedTile(r, c, said[(r, c)], blank=True) for r, c in blanks if (r, c) in said]
+    blanks = [sq for sq in blanks if sq not in said]
     shape = Placement.of(fixed + [PlacedTile(r, c, letters[0], blank=True) for r, c in blanks])
     wrong = geometry_error(board, shape)
     if wrong is not None:

@@ -12,7 +12,9 @@ A turn the photos cannot settle (see :mod:`companion.inference` for the question
 as a turn without tiles with the questions as its note, the board unchanged: the record stays
 honest about what it does not know, and the next photo is judged against the board as it was.
 A move whose blank the word list cannot name is written with the likeliest letter and the
-question as its note.
+question as its note. The letters the players named for their blanks may be given from the
+game's score sheet (:func:`declared_blanks`): at a table they are said aloud, and no photo
+shows them; everything else still comes from the photos.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Container, Sequence
+from typing import Callable, Container, Mapping, Sequence
 
-from companion.core.board import STANDARD, Board, Direction
+from companion.core.board import STANDARD, Board, Coord, Direction
 from companion.core.gcg import Event, GameRecord, Pass, Play, Player
-from companion.core.move import notation_of
+from companion.core.move import notation_of, parse_position
 from companion.core.tiles import TileSet
 from companion.core.words import words_formed
 from companion.errors import CompanionError
@@ -68,6 +70,24 @@ class Replay:
         return [(t.photo, q) for t in self.turns for q in t.inferred.questions]
 
 
+def declared_blanks(record: GameRecord) -> dict[Coord, str]:
+    """The letter each blank stands for, by square, as a score sheet (a GCG record) writes
+    them: the lower-case letters of its plays. Nothing else of the record is used."""
+    named: dict[Coord, str] = {}
+    for event in record.events:
+        if not isinstance(event, Play):
+            continue
+        try:
+            (r, c), direction = parse_position(event.position, STANDARD)
+        except CompanionError:
+            continue
+        dr, dc = direction.step
+        for i, ch in enumerate(event.word):
+            if ch.isalpha() and ch.islower():
+                named[(r + dr * i, c + dc * i)] = ch.upper()
+    return named
+
+
 def main_direction(board: Board, inferred: Inferred) -> Direction:
     """The line of the move's main word (one tile: the direction of its longer word, as
     :func:`companion.core.words.words_formed` takes it)."""
@@ -83,6 +103,7 @@ def replay_photos(
     players: Sequence[str],
     *,
     transpose: bool = False,
+    named_blanks: Mapping[Coord, str] | None = None,
 ) -> Replay:
     """The game the photos show. ``read`` gives a photo's cells (the board-reading contract's
     cells): the reader, or anything that answers like it."""
@@ -103,7 +124,7 @@ def replay_photos(
             totals = [0] * len(players)
             board = Board(STANDARD)
             continue
-        inferred = infer_move(board, cells, tileset, lexicon, transpose=transpose)
+        inferred = infer_move(board, cells, tileset, lexicon, transpose=transpose, named=named_blanks)
         seat = len(turns) % len(players)
         nick = players[seat]
         notes = tuple(inferred.questions)

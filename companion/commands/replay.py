@@ -32,6 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the record's squares are the photos' transposed (row r, column c of the record is row c, "
         "column r of the photo), as in scrabscrap's records",
     )
+    p.add_argument(
+        "--blanks-from",
+        type=Path,
+        metavar="GCG",
+        help="the game's score sheet as GCG: only the letters the players named for their blanks are "
+        "taken from it (no photo shows them); every move is still read from the photos",
+    )
     p.set_defaults(func=run)
 
 
@@ -41,13 +48,15 @@ def run(args: argparse.Namespace) -> int:
     from companion.core.tiles import get_tileset
     from companion.errors import CompanionError
     from companion.lexicon.store import load_lexicon
-    from companion.replay import photos_in, replay_photos
+    from companion.commands.gcg import read_record
+    from companion.replay import declared_blanks, photos_in, replay_photos
     from companion.vision.profile import load_profile
     from companion.vision.reader import read_file
 
     players = [name.strip() for name in args.players.split(",")]
     if len(players) < 2 or len(players) > 4 or any(not n or " " in n for n in players) or len(set(players)) != len(players):
         raise CompanionError("--players: two to four different names without spaces, comma separated")
+    named = declared_blanks(read_record(args.blanks_from)) if args.blanks_from is not None else None
     photos = photos_in(args.folder)
     profile = load_profile(args.profile) if args.profile else None
     tileset = get_tileset(args.tileset)
@@ -56,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     def read(photo: Path):
         return read_file(photo, tileset=args.tileset, profile=profile).cells
 
-    replay = replay_photos(photos, read, tileset, lexicon, players, transpose=args.transpose)
+    replay = replay_photos(photos, read, tileset, lexicon, players, transpose=args.transpose, named_blanks=named)
     text = write_gcg(replay.record)
     for turn in replay.turns:
         print(f"{turn.photo.name}: {event_line(turn.event)}")
