@@ -135,16 +135,6 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         stack.callback(panel.close)
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
         live = stack.enter_context(serving(session, web, now_ms=clock))
-        grid = session.state.board.layout.rows
-        table = Table(live.hub, camera, reader_analyser(tileset, grid, profile),
-                      trace=lambda line: print(f"table: {line}", flush=True))
-        each_round = _watchdog()
-        players = len(session.state.players)
-        print(f"companion: table ready ({players} players, {cfg.camera.source} camera, game log in {store.path})",
-              flush=True)
-        notify(f"READY=1\nSTATUS=table ready, {players} players")
-        table.start(live.stop, each_round)
-        stack.callback(table.stop)
         stopping = threading.Event()
 
         def stop_now(*_: object) -> None:
@@ -155,9 +145,22 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
                 notify("STOPPING=1")
             live.stop.set()
 
+        # Before READY=1 and the table's first watchdog ping: a SIGTERM that came between them
+        # and the handlers (a loaded machine can leave that gap open) would kill the process
+        # with Python's default action, without STOPPING=1 and without closing the game log.
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, stop_now)
         stack.callback(stop_now)
+        grid = session.state.board.layout.rows
+        table = Table(live.hub, camera, reader_analyser(tileset, grid, profile),
+                      trace=lambda line: print(f"table: {line}", flush=True))
+        each_round = _watchdog()
+        players = len(session.state.players)
+        print(f"companion: table ready ({players} players, {cfg.camera.source} camera, game log in {store.path})",
+              flush=True)
+        notify(f"READY=1\nSTATUS=table ready, {players} players")
+        table.start(live.stop, each_round)
+        stack.callback(table.stop)
 
         def toggle_pause(s: Any, now: int) -> str:
             if s.clocks is None or not any(c.on_move is not None for c in s.clocks.clocks):
