@@ -65,6 +65,24 @@ def profile_hint(profile: Profile | None, image: np.ndarray, grid: int) -> GridL
     return GridLocation.from_corners(corners, grid, grid)
 
 
+def prepare(tileset: str = "en", grid: int = 15) -> None:
+    """Load and build, once per process, what every reading uses: the letter network, the
+    tile set and layout, OpenCV's colour tables (its first Lab conversion builds them, about
+    170 ms) and the line detector. Part of starting the process, as a camera's stream pays it
+    once: ``companion read`` calls it before the clock of elapsed_ms starts."""
+    import numpy.ma  # noqa: F401  (numpy imports these on first use: nanmedian, default_rng)
+    import numpy.random  # noqa: F401
+
+    from companion.vision.letters import load_model
+    from companion.vision.lines import _lsd
+
+    load_model()
+    get_tileset(tileset)
+    layout_for_grid(grid)
+    _lsd()
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
+
+
 def read_board(
     image: np.ndarray,
     *,
