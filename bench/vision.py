@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -281,10 +282,18 @@ def _camera_profile(spec: Any, seed: int) -> Profile:
     )
 
 
+@dataclass(frozen=True)
+class Flags:
+    """What the stabiliser is told of a frame: a hand over the board, motion on it."""
+
+    present: bool
+    motion: bool
+
+
 def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
     """Hands over a mounted camera's board (its grid fixed by calibration, as at the table)."""
     from companion.vision.grid import GridLocation
-    from companion.vision.hands import HandTracker, apply_occlusion
+    from companion.vision.hands import HandTracker
     from companion.vision.render import hand_sequence, render
     from companion.vision.scene import preset, random_hand
     from companion.vision.stabiliser import Stabiliser
@@ -325,9 +334,9 @@ def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
         tracker = HandTracker(GridLocation.from_corners(np.array(profile.corners), spec.grid, spec.grid))
         sequences += 1
         for k, frame in enumerate(frames):
-            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid, profile=profile)
-            seen = tracker.update(frame.image)
-            out = stab.push(float(k), apply_occlusion(reading, seen), seen)
+            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid, profile=profile,
+                                 tracker_for=lambda location: tracker)
+            out = stab.push(float(k), reading, Flags(reading.extra["hand"], reading.extra["motion"]))
             if frame.hand_mask.any():
                 frames_with_hand += 1
                 emitted_with_hand += out is not None
