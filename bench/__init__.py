@@ -13,6 +13,10 @@ import os
 import platform
 import sys
 
+# "On one core": OpenBLAS reads this when numpy loads, which a benchmark module's imports (cv2)
+# may do before companion's own package sets it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def machine_info() -> dict[str, object]:
     """What the figures depend on, so that numbers from a Pi and a laptop are not confused."""

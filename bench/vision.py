@@ -11,6 +11,8 @@
 - Synthetic: the project's own renders with every feature (backs, rotations, two sets,
   tokens), mounted camera, read with a profile giving each set's face and back colour, as a
   table with two sets would be calibrated.
+- A fresh process: ``companion read --json`` run as a command per photo (every 8th), as an
+  outside measurement runs it: the elapsed_ms it prints and the command's whole wall time.
 - Hands: renders with a hand over the board: every square under the hand must be read with
   confidence below 0.5, and the stabiliser must emit nothing while the hand is there.
 
@@ -21,8 +23,12 @@ defines it (decoding included).
 from __future__ import annotations
 
 import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -32,7 +38,7 @@ import numpy as np
 from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
 from companion.vision.profile import Profile, TileSetColour
-from companion.vision.reader import decode_image, read_board, read_file
+from companion.vision.reader import decode_image, prepare, read_board, read_file
 from companion.vision.grid import NoBoardFound
 from companion.vision.reading import BoardReading, CellReading, compare, empty_cells
 
@@ -125,6 +131,26 @@ def real(photos, profile_for: Callable[[str], Profile | None], backend: str = "o
             reading = BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.0))
         tally.add(name, truth, reading)
     return {**tally.result(), "grid_not_found": not_found}
+
+
+def fresh_process(photos) -> dict[str, Any]:
+    """``companion read --json`` in a new process per photo, as an outside measurement runs
+    it: the elapsed_ms it prints (process start excluded, as the contract says) and the whole
+    command's wall time."""
+    elapsed, wall = [], []
+    for _name, path, _truth in photos:
+        t = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "companion", "read", str(path), "--tileset", "de", "--json"],
+                             capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+        wall.append((time.perf_counter() - t) * 1000.0)
+        if out.returncode == 0:
+            elapsed.append(float(json.loads(out.stdout)["elapsed_ms"]))
+    return {
+        "photos": len(photos),
+        "read": len(elapsed),
+        "elapsed_ms_median": round(statistics.median(elapsed), 1) if elapsed else None,
+        "command_wall_ms_median": round(statistics.median(wall), 1) if wall else None,
+    }
 
 
 def _empty_profiles() -> tuple[Callable[[str], Profile | None], list[str]]:
@@ -256,10 +282,18 @@ def _camera_profile(spec: Any, seed: int) -> Profile:
     )
 
 
+@dataclass(frozen=True)
+class Flags:
+    """What the stabiliser is told of a frame: a hand over the board, motion on it."""
+
+    present: bool
+    motion: bool
+
+
 def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
     """Hands over a mounted camera's board (its grid fixed by calibration, as at the table)."""
     from companion.vision.grid import GridLocation
-    from companion.vision.hands import HandTracker, apply_occlusion
+    from companion.vision.hands import HandTracker
     from companion.vision.render import hand_sequence, render
     from companion.vision.scene import preset, random_hand
     from companion.vision.stabiliser import Stabiliser
@@ -300,9 +334,9 @@ def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
         tracker = HandTracker(GridLocation.from_corners(np.array(profile.corners), spec.grid, spec.grid))
         sequences += 1
         for k, frame in enumerate(frames):
-            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid, profile=profile)
-            seen = tracker.update(frame.image)
-            out = stab.push(float(k), apply_occlusion(reading, seen), seen)
+            reading = read_board(frame.image, tileset=spec.tileset, grid=spec.grid, profile=profile,
+                                 tracker_for=lambda location: tracker)
+            out = stab.push(float(k), reading, Flags(reading.extra["hand"], reading.extra["motion"]))
             if frame.hand_mask.any():
                 frames_with_hand += 1
                 emitted_with_hand += out is not None
@@ -320,11 +354,13 @@ def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
 
 def run() -> dict[str, Any]:
     cv2.setNumThreads(1)
+    prepare("de")  # process start, as companion read does before its clock starts
     result: dict[str, Any] = {"threads": 1}
     if (PHOTOS / "truth" / "index.tsv").is_file():
         photos = _truth_photos()
         result["real"] = {"photos": len(photos), "tileset": "de"}
         result["real"]["no_profile"] = real(photos, lambda name: None)
+        result["real"]["fresh_process_every_8th"] = fresh_process(photos[::TESSERACT_EVERY])
         profile_for, used = _empty_profiles()
         result["real"]["empty_board_profile"] = {"learned_from": used, **real(photos, profile_for)}
         labelled, notes = _labelled_profile()

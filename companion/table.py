@@ -382,23 +382,23 @@ def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callab
     board, or anything moving on it or entering across its edge since the frame before) that
     tells the stabiliser which frames to leave out."""
     from companion.vision.grid import GridLocation
-    from companion.vision.hands import HandTracker, apply_occlusion
+    from companion.vision.hands import HandTracker
     from companion.vision.reader import read_board
 
     trackers: dict[Any, HandTracker] = {}
 
-    def analyse(frame: Any) -> tuple[BoardReading, Seen]:
-        reading = read_board(frame.image, tileset=tileset, grid=grid, profile=profile)
+    def tracker_for(location: GridLocation) -> HandTracker:
         # One tracker per place the board is found (a mounted camera's stays put; a moved
         # camera starts a new one, whose first frame counts as moving).
-        corners = tuple(round(v) for xy in reading.corners for v in xy)
-        tracker = trackers.get(corners)
-        if tracker is None:
+        corners = tuple(round(float(v)) for v in np.asarray(location.corners).ravel())
+        if corners not in trackers:
             trackers.clear()
-            tracker = trackers[corners] = HandTracker(GridLocation.from_corners(np.array(reading.corners), grid, grid))
-        hands = tracker.update(frame.image)
-        reading = apply_occlusion(reading, hands)
-        return reading, Seen(bool(reading.extra.get("hand")) or hands.present, hands.motion)
+            trackers[corners] = HandTracker(location)
+        return trackers[corners]
+
+    def analyse(frame: Any) -> tuple[BoardReading, Seen]:
+        reading = read_board(frame.image, tileset=tileset, grid=grid, profile=profile, tracker_for=tracker_for)
+        return reading, Seen(bool(reading.extra.get("hand")), bool(reading.extra.get("motion")))
 
     return analyse
 

@@ -34,13 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.vision.profile import load_profile
-    from companion.vision.reader import read_file
+    from companion.vision.reader import prepare, read_file
 
     profile = load_profile(args.profile) if args.profile else None
     tileset = args.tileset
     if profile is not None and args.tileset == "en" and profile.tileset != "en":
         # The profile knows which tiles it was made with; an explicit --tileset still wins.
         tileset = profile.tileset
+    prepare(tileset, args.grid)  # process start: the contract's elapsed_ms excludes it
     reading = read_file(args.image, tileset=tileset, grid=args.grid, profile=profile, backend=args.backend)
     if args.json:
         print(reading.dumps())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -20,7 +21,7 @@ from companion.errors import CompanionError
 from companion.vision import BACKENDS
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
-from companion.vision.hands import apply_occlusion, detect_hands
+from companion.vision.hands import HandTracker, apply_occlusion, detect_hands
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -65,6 +66,24 @@ def profile_hint(profile: Profile | None, image: np.ndarray, grid: int) -> GridL
     return GridLocation.from_corners(corners, grid, grid)
 
 
+def prepare(tileset: str = "en", grid: int = 15) -> None:
+    """Load and build, once per process, what every reading uses: the letter network, the
+    tile set and layout, OpenCV's colour tables (its first Lab conversion builds them, about
+    170 ms) and the line detector. Part of starting the process, as a camera's stream pays it
+    once: ``companion read`` calls it before the clock of elapsed_ms starts."""
+    import numpy.ma  # noqa: F401  (numpy imports these on first use: nanmedian, default_rng)
+    import numpy.random  # noqa: F401
+
+    from companion.vision.letters import load_model
+    from companion.vision.lines import _lsd
+
+    load_model()
+    get_tileset(tileset)
+    layout_for_grid(grid)
+    _lsd()
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
+
+
 def read_board(
     image: np.ndarray,
     *,
@@ -73,9 +92,12 @@ def read_board(
     profile: Profile | None = None,
     backend: str = "own",
     started: float | None = None,
+    tracker_for: Callable[[GridLocation], HandTracker] | None = None,
 ) -> BoardReading:
     """Read every square of the board in ``image``. ``started`` is when the caller began (to
-    count decoding in elapsed_ms, as the contract asks)."""
+    count decoding in elapsed_ms, as the contract asks). ``tracker_for``: over a stream, the
+    hand tracker for the grid found (it sees motion and what one frame cannot); without it the
+    one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move."""
     t0 = time.perf_counter() if started is None else started
     if backend not in BACKENDS:
         raise CompanionError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
@@ -88,11 +110,12 @@ def read_board(
     reading = BoardReading(grid, grid, corners, tuple(cells))
     # A hand or arm over the board: the squares under it cannot be trusted, whatever the
     # square reader made of them (the board's lost grid lines show where it is).
-    hands = detect_hands(image, location)
-    if hands.present:
+    hands = detect_hands(image, location) if tracker_for is None else tracker_for(location).update(image)
+    if hands.present or tracker_for is not None:
         reading = apply_occlusion(reading, hands)
     elapsed = (time.perf_counter() - t0) * 1000.0
-    return replace(reading, elapsed_ms=elapsed, extra={"grid_score": location.score, "hand": hands.present})
+    extra = {"grid_score": location.score, "hand": hands.present, "motion": hands.motion}
+    return replace(reading, elapsed_ms=elapsed, extra=extra)
 
 
 def read_file(
