@@ -28,6 +28,8 @@ from companion.clock.engine import (
 )
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
 from companion.errors import CompanionError
+from companion.rules.classic import ChallengeMode
+from companion.web.session import MAX_NAME
 
 EXAMPLE = """\
 # The companion's configuration. Every key is optional; these are the defaults.
@@ -36,6 +38,8 @@ EXAMPLE = """\
 players = 2          # 1 to 4 (1: the solo dungeon)
 boards = 1           # 2 for Scrabble House: one clock per board, the players shared evenly
 tileset = "en"       # the tiles on the table: "en" or "de"
+# names = ["Ann", "Ben"]   # the players in seat order, as the page shows them (default Player 1, ...)
+challenge = "single" # void (every word checked when played), single, double or five-points
 
 [clock]
 kind = "countdown"   # or "stopwatch": counts up (the solo dungeon)
@@ -82,6 +86,7 @@ max_clients = 64     # live streams at most; more pages poll
 """
 
 CAMERA_SOURCES = ("picamera2", "device", "folder", "synthetic")
+CHALLENGES = tuple(m.value for m in ChallengeMode)
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,11 @@ class Config:
     tileset: str = "en"
     camera: CameraConfig = field(default_factory=lambda: CameraConfig())
     web: WebConfig = field(default_factory=lambda: WebConfig())
+    names: tuple[str, ...] | None = None  # None: "Player 1", "Player 2", ...
+    challenge: str = "single"
+
+    def player_names(self) -> list[str]:
+        return list(self.names) if self.names else [f"Player {i + 1}" for i in range(self.players)]
 
     def clocks(self) -> ClockGroup:
         return ClockGroup.of(self.control, self.players, self.boards)
@@ -160,7 +170,7 @@ def parse_config(text: str, name: str = "config") -> Config:
         raise CompanionError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
     r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "web"})
-    game = r.table(doc, "game", {"players", "boards", "tileset"})
+    game = r.table(doc, "game", {"players", "boards", "tileset", "names", "challenge"})
     clock = r.table(doc, "clock", {
         "kind", "overtime", "overtime_points_per_minute", "overtime_cap_minutes", "lockout_ms", "stages",
     })
@@ -200,8 +210,17 @@ def parse_config(text: str, name: str = "config") -> Config:
     tileset = r.choice(game, "game.tileset", "en", ("en", "de"))
     camera = _camera(r, r.table(doc, "camera", {"source", "device", "folder", "profile"}))
     web = _web(r, r.table(doc, "web", {"host", "port", "max_clients"}))
+    names = game.get("names")
+    if names is not None:
+        if (not isinstance(names, list) or len(names) != players
+                or not all(isinstance(n, str) and 1 <= len(" ".join(n.split())) <= MAX_NAME for n in names)):
+            raise CompanionError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player")
+        names = [" ".join(n.split()) for n in names]
+        if len({n.casefold() for n in names}) != len(names):
+            raise CompanionError(f"{name}: game.names: two players have the same name")
+    challenge = r.choice(game, "game.challenge", "single", CHALLENGES)
     return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
-                  tileset, camera, web)
+                  tileset, camera, web, None if names is None else tuple(names), challenge)
 
 
 def _camera(r: _Reader, t: dict) -> CameraConfig:

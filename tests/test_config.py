@@ -106,6 +106,10 @@ def test_only_the_pins_in_use_must_differ():
         ("[pins]\nplayer_buttons = [17, 17]", "pins.player_buttons[1]: GPIO17 is already pins.player_buttons[0]"),
         ("[pins]\nplayer_buttons = 17", "pins.player_buttons: a list of BCM pin numbers"),
         ("pins = 3", "pins: a table"),
+        ("[game]\nnames = [\"Ann\"]", "game.names: 2 names of 1 to 24 characters, one per player"),
+        ("[game]\nnames = [\"Ann\", \"ANN\"]", "game.names: two players have the same name"),
+        ("[game]\nnames = [\"Ann\", \"   \"]", "game.names: 2 names"),
+        ("[game]\nchallenge = \"twice\"", "game.challenge: one of void, single, double, five-points"),
         ("[pins\n", "not valid TOML"),
     ],
 )
@@ -115,6 +119,12 @@ def test_every_mistake_is_one_line_naming_the_key(text, message):
     assert str(err.value).startswith("table.toml: ")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_names_and_challenge_mode():
+    cfg = parse_config('[game]\nplayers = 3\nnames = ["Ann", " Ben  K ", "Cy"]\nchallenge = "five-points"\n')
+    assert cfg.player_names() == ["Ann", "Ben K", "Cy"] and cfg.challenge == "five-points"
+    assert parse_config("").player_names() == ["Player 1", "Player 2"] and parse_config("").challenge == "single"
 
 
 def test_where_the_file_is(tmp_path, monkeypatch):

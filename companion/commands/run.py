@@ -127,9 +127,8 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         stack.callback(camera.close)
         store = open_store(data_dir())
         stack.callback(store.close)
-        names = [f"Player {i + 1}" for i in range(cfg.players)]
-        session, clock = resume_or_start(store, names, control=control, challenge="single", tileset=cfg.tileset,
-                                         seed=None)
+        session, clock = resume_or_start(store, cfg.player_names(), control=control, challenge=cfg.challenge,
+                                         tileset=cfg.tileset, seed=None)
         tileset = session.state.tileset.name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)

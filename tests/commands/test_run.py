@@ -89,7 +89,8 @@ def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path
             cv2.imwrite(str(photos / f"board-{i}.png"), source.read().image)
     config = tmp_path / "config.toml"
     config.write_text(f'[camera]\nsource = "folder"\nfolder = "{photos}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
-                      '[clock]\nstages = [{ minutes = 10, increment_seconds = 5 }]\novertime = false\n')
+                      '[clock]\nstages = [{ minutes = 10, increment_seconds = 5 }]\novertime = false\n'
+                      '[game]\nnames = ["Ann", "Ben"]\nchallenge = "double"\n')
     env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
     env.pop("NOTIFY_SOCKET", None)
     game_ids = []
@@ -107,7 +108,8 @@ def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path
         assert proc.returncode == 0, err
         assert "Traceback" not in err
         assert state["clock"]["control"] == "10 min + 5 s a move"
-        assert [p["name"] for p in state["players"]] == ["Player 1", "Player 2"]
+        assert [p["name"] for p in state["players"]] == ["Ann", "Ben"]
+        assert state["game"]["challenge"] == "double"
         game_ids.append(state["game"]["id"])
     assert (tmp_path / "data" / "games.sqlite").exists()
     assert game_ids[0] == game_ids[1]
