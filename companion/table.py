@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.clock.engine import format_ms
 from companion.core.board import Board
 from companion.core.tiles import BLANK, get_tileset
 from companion.errors import CompanionError
@@ -564,3 +565,51 @@ class Table:
         self.inbox.put(_Stop())
         if self._thread is not None:
             self._thread.join(timeout=10)
+
+
+# --- the buttons -------------------------------------------------------------------------------
+
+
+def toggle_pause(s: TableSession, now: int) -> str:
+    """The pause button: pause the running clock, or resume it."""
+    if s.clocks is None or not any(c.on_move is not None for c in s.clocks.clocks):
+        return "ignored: the clock has not started"
+    if s.clocks.paused:
+        s.resume(now)
+        return "resumed"
+    s.pause(now)
+    return "paused"
+
+
+def lights(s: TableSession, now: int) -> tuple[set[int], set[int]]:
+    """The players' LEDs: lit for the players on move, blinking for those in overtime."""
+    if s.clocks is None or s.state.over:
+        return set(), set()
+    on = set(s.clocks.on_move())
+    return on, {i for i in on if s.clocks.overtime_ms(i, now) > 0}
+
+
+def serve_panel(panel: Any, table: Table, hub: Any, stop: threading.Event, say: Callable[[str], None]) -> None:
+    """The buttons and lights of ``panel`` (:class:`companion.clock.gpio.Panel`) until ``stop``:
+    a player's button goes to the table (whose thread judges the press), the pause button to
+    the game through the hub; the LEDs follow the session's clocks. Only enqueues and reads:
+    the button callbacks' thread and this one never wait for a board to be read."""
+    shown: tuple[set[int], set[int]] | None = None
+    while not stop.is_set():
+        try:
+            button, at = panel.presses.get(timeout=0.1)
+        except queue.Empty:
+            button = None
+        try:
+            if button is not None and button.startswith("player"):
+                table.press(int(button[len("player"):]) - 1, at)
+                say(f"press {button} at {format_ms(at)}")
+            elif button == "pause":
+                say(f"pause: {hub.call(toggle_pause)}")
+            now_lights = hub.call(lights)
+        except (ActionError, CompanionError) as exc:
+            say(f"companion: {button}: {exc}")
+            continue
+        if now_lights != shown:
+            panel.show(*now_lights)
+            shown = now_lights

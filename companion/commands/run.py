@@ -17,7 +17,6 @@ yet: for them it runs the clocks alone, each clock event printed as a line.
 from __future__ import annotations
 
 import argparse
-import queue
 import signal
 import sys
 import threading
@@ -112,8 +111,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
     from companion.commands.serve import serving
     from companion.lexicon.store import data_dir
     from companion.store import open_store
-    from companion.table import Table, reader_analyser, resume_or_start
-    from companion.web.session import ActionError
+    from companion.table import Table, reader_analyser, resume_or_start, serve_panel
 
     control = session_control(cfg)
     profile = None
@@ -161,40 +159,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         table.start(live.stop, each_round)
         stack.callback(table.stop)
 
-        def toggle_pause(s: Any, now: int) -> str:
-            if s.clocks is None or not any(c.on_move is not None for c in s.clocks.clocks):
-                return "ignored: the clock has not started"
-            if s.clocks.paused:
-                s.resume(now)
-                return "resumed"
-            s.pause(now)
-            return "paused"
-
-        def lights(s: Any, now: int) -> tuple[set[int], set[int]]:
-            if s.clocks is None or s.state.over:
-                return set(), set()
-            on = set(s.clocks.on_move())
-            return on, {i for i in on if s.clocks.overtime_ms(i, now) > 0}
-
-        shown: tuple[set[int], set[int]] | None = None
-        while not live.stop.is_set():
-            try:
-                button, at = panel.presses.get(timeout=0.1)
-            except queue.Empty:
-                button = None
-            try:
-                if button is not None and button.startswith("player"):
-                    table.press(int(button[len("player"):]) - 1, at)  # the table's thread judges it
-                    print(f"press {button} at {format_ms(at)}", flush=True)
-                elif button == "pause":
-                    print(f"pause: {live.hub.call(toggle_pause)}", flush=True)
-                now_lights = live.hub.call(lights)
-            except (ActionError, CompanionError) as exc:
-                print(f"companion: {button}: {exc}", flush=True)
-                continue
-            if now_lights != shown:
-                panel.show(*now_lights)
-                shown = now_lights
+        serve_panel(panel, table, live.hub, live.stop, lambda line: print(line, flush=True))
     print("companion: stopped", file=sys.stderr)
     return 0
 
