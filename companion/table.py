@@ -593,8 +593,12 @@ def serve_panel(panel: Any, table: Table, hub: Any, stop: threading.Event, say: 
     """The buttons and lights of ``panel`` (:class:`companion.clock.gpio.Panel`) until ``stop``:
     a player's button goes to the table (whose thread judges the press), the pause button to
     the game through the hub; the LEDs follow the session's clocks. Only enqueues and reads:
-    the button callbacks' thread and this one never wait for a board to be read."""
+    the button callbacks' thread and this one never wait for a board to be read.
+
+    The buzzer: a short double beep when a press ends in a question (the player must look at
+    the page), the flag's long beep when a player's time runs out (overtime begins)."""
     shown: tuple[set[int], set[int]] | None = None
+    heard = len(table.verdicts)
     while not stop.is_set():
         try:
             button, at = panel.presses.get(timeout=0.1)
@@ -610,6 +614,12 @@ def serve_panel(panel: Any, table: Table, hub: Any, stop: threading.Event, say: 
         except (ActionError, CompanionError) as exc:
             say(f"companion: {button}: {exc}")
             continue
+        verdicts = table.verdicts[heard:]  # (appended by the table's thread; a list append is atomic)
+        heard += len(verdicts)
+        if any(v.get("kind") == "question" for v in verdicts):
+            panel.beep("invalid")
+        if shown is not None and now_lights[1] - shown[1]:
+            panel.beep("flag")
         if now_lights != shown:
             panel.show(*now_lights)
             shown = now_lights

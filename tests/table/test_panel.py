@@ -1,6 +1,7 @@
 """The table as `companion run` runs it: threads, not one caller. Buttons on gpiozero's mock pins
 go through the panel to the table's own thread, which reads rendered frames with the real reader
-and hands the verdict to the hub's game thread; the LEDs follow the clocks. Nothing here calls the
+and hands the verdict to the hub's game thread; the LEDs follow the clocks, the buzzer beeps on a
+question and at a flag fall. Nothing here calls the
 table directly: only pins are driven, as a player's hand would."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from importlib import resources
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.clock.gpio import Panel
+from companion.clock.gpio import BEEPS, Beep, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.core.gcg import decode_gcg, parse_gcg
 from companion.tabledemo import Demo
@@ -42,11 +43,13 @@ def _press(factory: MockFactory, bcm: int) -> None:
 def test_buttons_on_mock_pins_make_moves_through_the_tables_thread(tmp_path):
     data = resources.files("companion").joinpath("data", "sample.gcg").read_bytes()
     record = parse_gcg(decode_gcg(data, "sample"), "sample")
-    demo = Demo(record, "en", names_of(record), data_dir=tmp_path, truth=False, hands_every=0)
+    demo = Demo(record, "en", names_of(record), data_dir=tmp_path, truth=False, hands_every=0, sim_time=True)
     factory = MockFactory()
     pins = PinMap(DEFAULT_PINS.player_buttons[:2], DEFAULT_PINS.player_leds[:2], DEFAULT_PINS.pause_button,
-                  None, None, DEFAULT_PINS.bounce_ms)
-    panel = Panel(pins, pin_factory=factory, now_ms=demo.clock)
+                  None, DEFAULT_PINS.buzzer, DEFAULT_PINS.bounce_ms)
+    buzzer = factory.pin(DEFAULT_PINS.buzzer)
+    # Short beeps, so that one has ended before the next is listened for.
+    panel = Panel(pins, pin_factory=factory, now_ms=demo.clock, beeps={k: Beep(0.01, 0.01, 1) for k in BEEPS})
     hub = Hub(demo.session, now_ms=demo.clock).start()
     stop = threading.Event()
     said: list[str] = []
@@ -75,6 +78,23 @@ def test_buttons_on_mock_pins_make_moves_through_the_tables_thread(tmp_path):
             _wait(hub, lambda s, now: factory.pin(led[1 - mover]).state, bool)
             assert not factory.pin(led[mover]).state
         history = hub.call(lambda s, now: s.history())
+        # A tile taken off the board: the press is a question, the buzzer beeps, the clock
+        # goes back to the player.
+        assert not any(st.state for st in buzzer.states)
+        mover = hub.call(lambda s, now: s.state.to_move)
+        vanished = next(iter(second.board.items()))[0]
+        demo.world.board = second.board.without([vanished])
+        _press(factory, button[mover])
+        _wait(hub, lambda s, now: s.questions, bool)
+        _wait(hub, lambda s, now: any(st.state for st in buzzer.states), bool)
+        assert hub.call(lambda s, now: sorted(s.clocks.on_move())) == [mover]
+        demo.world.board = second.board
+        # The player's time runs out: the flag's beep, the LED blinks (overtime).
+        time.sleep(0.3)
+        beeps = len(buzzer.states)
+        assert not buzzer.state
+        demo.clock.set(demo.clock() + 26 * 60_000)
+        _wait(hub, lambda s, now: len(buzzer.states) > beeps, bool)
         # The pause button pauses the running clock, and again resumes it.
         _press(factory, pins.pause_button)
         _wait(hub, lambda s, now: s.clocks.paused, bool)
@@ -89,6 +109,6 @@ def test_buttons_on_mock_pins_make_moves_through_the_tables_thread(tmp_path):
         demo.close()
     plays = [(h["position"], h["word"]) for h in history if h["kind"] == "play"]
     assert plays == [("8D", "HOUSE"), ("E7", "B.AT")]
-    assert [v["kind"] for v in table.verdicts] == ["move", "move"]
-    assert sum(line.startswith("press player") for line in said) == 4
+    assert [v["kind"] for v in table.verdicts] == ["move", "move", "question"]
+    assert sum(line.startswith("press player") for line in said) == 5
     assert [line for line in said if line.startswith("pause")] == ["pause: paused", "pause: resumed"]
