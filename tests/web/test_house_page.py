@@ -63,6 +63,8 @@ def test_the_page_shows_both_boards_and_the_explosion_before_anything_is_removed
         assert page.locator("#board rect.preview.turn[data-square='D5']").count() == 1
         assert page.locator("#board rect.preview:not(.turn)").count() == 9
         assert page.locator("#board g.piece.tile").count() == 24
+        assert "OPERA" in page.locator("#history").inner_text()
+        assert page.locator("#board2-caption").inner_text().startswith("Board 2 (wood tiles)")
         shot(page, "house-explosion")
     finally:
         server.stop()

@@ -160,6 +160,9 @@ function inkFor(fill) {
 
 function drawBoard() {
   drawBoardInto(doc.board, $("board"), $("board-title"));
+  const caption = $("board-caption");
+  caption.hidden = !doc.board.title;
+  caption.textContent = doc.board.title || "";
 }
 
 function drawBoardInto(b, board, title) {
@@ -276,7 +279,10 @@ function drawLastMove() {
 function drawHouse() {
   const boards = doc.boards || [];
   $("board2-wrap").hidden = boards.length < 2;
-  if (boards.length >= 2) drawBoardInto(boards[1], $("board2"), $("board2-title"));
+  if (boards.length >= 2) {
+    drawBoardInto(boards[1], $("board2"), $("board2-title"));
+    $("board2-caption").textContent = boards[1].title;
+  }
   const box = $("explosion");
   box.replaceChildren();
   const waiting = boards.filter((b) => b.preview);
@@ -322,8 +328,8 @@ function drawHistory() {
     n += 1;
     tr.append(el("td", {}, String(n)));
     tr.append(el("td", {}, doc.players[row.player].name));
-    let what;
-    switch (row.kind) {
+    let what = row.what;  // Scrabble House: the move in words
+    if (what === undefined) switch (row.kind) {
       case "play": what = `${row.position} ${row.word}`; break;
       case "pass": what = "pass"; break;
       case "turn-lost": what = "turn lost"; break;
