@@ -103,3 +103,151 @@ def follow_preview(board: Board, preview: dict[str, Any]) -> Board:
     turned = [(tuple(s), board[tuple(s)]) for s in preview["turned"]]
     board = board.with_tiles((s, house.facing(t, seat)) for s, t in turned if t is not None)
     return board.without([tuple(s) for s in preview["removed"]])
+
+
+# ---------------------------------------------------------------------------------------------
+# A whole match, scripted: what the players do, and what they press
+
+
+@dataclass(frozen=True)
+class Lay:
+    """A player lays a word (``colours``: a letter's set by its index, for bonus tiles)."""
+
+    board: int
+    player: int
+    start: Coord
+    across: bool
+    word: str
+    colours: dict[int, str] | None = None
+
+
+@dataclass(frozen=True)
+class Follow:
+    """The players do what the page's explosion preview shows on ``board``: the first ``steps``
+    steps of it (None: all of it)."""
+
+    board: int
+    steps: int | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    does: tuple[Lay | Follow, ...]
+    presses: tuple[tuple[int, int], ...]  # (board, player): several press at once, one per board
+    expect: tuple[tuple[str, ...], ...]  # each press's verdicts as the script means them
+
+
+ANN, BOB, CY, DI = range(4)
+NAMES = ("Ann", "Bob", "Cy", "Di")
+# Board 0 (ivory): Ann at the bottom, Bob at the top; board 1 (wood): Cy at the bottom, Di at
+# the top; Ann and Cy against Bob and Di; Ann and Di start. Bob's ASHORE runs through his
+# STAIR's S; Ann's OPERA takes its O: ASHORE's other tiles come off (step b) and what is left
+# of STAIR, TAIR to Bob, is no word (step c); Cy gets the nine tiles and plays two on his board.
+SCRIPT: tuple[Step, ...] = (
+    Step("the clocks start", (), ((0, BOB), (1, CY)), (("start",), ("start",))),
+    Step("first plays", (Lay(0, ANN, (8, 7), False, "RETAINS"), Lay(1, DI, (0, 11), True, "STONE")),
+         ((0, ANN), (1, DI)), (("played",), ("played",))),
+    Step("first replies", (Lay(0, BOB, (4, 5), False, "STAIR"), Lay(1, CY, (11, 7), False, "STAR")),
+         ((0, BOB), (1, CY)), (("played",), ("played",))),
+    Step("from own words", (Lay(0, ANN, (8, 3), True, "ALTER"), Lay(1, DI, (2, 7), False, "THE")),
+         ((0, ANN), (1, DI)), (("played",), ("played",))),
+    Step("ASHORE", (Lay(0, BOB, (4, 6), True, "ASHORE"),), ((0, BOB),), (("played",),)),
+    Step("OPERA explodes", (Lay(0, ANN, (4, 3), False, "OPERA"),), ((0, ANN),), (("explosion",),)),
+    Step("half done", (Follow(0, steps=1),), ((0, ANN),), (("waiting",),)),
+    Step("done as shown", (Follow(0),), ((0, ANN),), (("confirmed",),)),
+    Step("bonus tiles", (Lay(1, CY, (11, 7), True, "SHOE", {1: SETS[0], 3: SETS[0]}), Lay(0, BOB, (2, 12), False, "CAT")),
+         ((1, CY), (0, BOB)), (("played",), ("played",))),
+    Step("OAT, a pass", (Lay(0, ANN, (4, 3), True, "OAT"),), ((0, ANN), (1, DI)), (("played",), ("passed",))),
+    Step("Bob passes", (), ((0, BOB),), (("passed",),)),
+    Step("ROAST wins", (Lay(0, ANN, (0, 5), False, "ROAST"),), ((0, ANN),), (("played", "won"),)),
+)
+# The cameras: straight above, flat light (the renderer's plain camera), one per board.
+CAMERA_SEEDS = (1, 3)
+
+
+class HouseTable:
+    """The match at a simulated table: two cameras, one Table per board, one session; the
+    hub is the caller's (started: the page's, or a headless one). Time is simulated: each step
+    is 20 s after the one before."""
+
+    def __init__(self, data_dir: Any, lexicon_for: Callable[[str], Any] | None = None, *,
+                 wait_s: float = 120.0) -> None:
+        from companion.house_table import HouseSession
+        from companion.rules.house import HouseOptions
+        from companion.store import open_store
+        from companion.table import SimClock
+
+        self.store = open_store(data_dir)
+        self.clock = SimClock(1000)
+        self.wait_s = wait_s
+        self.session = HouseSession(self.store, NAMES, options=HouseOptions(colours=SETS), first=ANN, seed=5,
+                                    now_ms=self.clock(), lexicon_for=lexicon_for)
+        self.cameras = [BoardCamera(seed, mounted=False) for seed in CAMERA_SEEDS]
+        self.hub: Any = None
+        self.tables: list[Any] = []
+
+    def start(self, hub: Any) -> HouseTable:
+        import threading
+
+        from companion.house_table import BoardHub
+        from companion.table import Table
+
+        self.hub = hub
+        self.stop = threading.Event()
+        # A burst's wall-clock bound well above a loaded machine's (the frames bound it first).
+        self.tables = [Table(BoardHub(hub, i), cam, cam.analyser(), burst_s=self.wait_s).start(self.stop)
+                       for i, cam in enumerate(self.cameras)]
+        return self
+
+    def do(self, step: Step) -> list[dict[str, Any]]:
+        """The step's tiles laid (or taken off), its presses made; each press's verdict (a press
+        that starts a clock: ``{"kind": "start"}``)."""
+        for what in step.does:
+            cam = self.cameras[what.board]
+            if isinstance(what, Lay):
+                tiles = laid(house.seat(what.player), what.start, what.across, what.word, SETS[what.board], what.colours)
+                cam.board = lay(cam.board, tiles)
+            else:
+                preview = self.doc()["boards"][what.board]["preview"]
+                if preview is None:
+                    raise ValueError(f"no explosion waits on board {what.board + 1}")
+                if what.steps is not None:
+                    squares = [sq for st in preview["steps"][:what.steps] for sq in st["squares"]]
+                    preview = {**preview, "removed": squares}
+                cam.board = follow_preview(cam.board, preview)
+        return self.press(*step.presses)
+
+    def press(self, *presses: tuple[int, int]) -> list[dict[str, Any]]:
+        import time
+
+        self.clock.set(self.clock() + 20_000)
+        before = [len(t.verdicts) for t in self.tables]
+        starting = [self.hub.call(lambda s, now, b=b: s.clocks.clocks[b].on_move is None) for b, _ in presses]
+        for board, player in presses:
+            self.tables[board].press(player, self.clock())
+        out = []
+        deadline = time.monotonic() + self.wait_s
+        for (board, player), start in zip(presses, starting):
+            while time.monotonic() < deadline:
+                if start and self.hub.call(lambda s, now, b=board: s.clocks.clocks[b].on_move is not None):
+                    out.append({"kind": "start", "verdicts": ["start"]})
+                    break
+                if not start and len(self.tables[board].verdicts) > before[board]:
+                    out.append(self.tables[board].verdicts[-1])
+                    break
+                time.sleep(0.05)
+            else:
+                raise TimeoutError(f"no verdict for {NAMES[player]}'s press on board {board + 1}")
+        return out
+
+    def doc(self) -> dict[str, Any]:
+        self.hub.call(lambda s, now: None)  # everything the game thread did is published
+        return self.hub.document_json()
+
+    def close(self) -> None:
+        if self.tables:
+            self.stop.set()
+            for t in self.tables:
+                t.stop()
+        self.store.close()

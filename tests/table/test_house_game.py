@@ -1,12 +1,20 @@
 """A whole Scrabble House match on synthetic photos of both boards, through the table loop.
 
-Two boards, each under its own synthetic mounted camera (companion/housedemo.py), each driven
+Two boards, each under its own synthetic camera (companion/housedemo.py), each driven
 by its own :class:`~companion.table.Table` on its own thread, one hub and one session
 (companion/house_table.py) between them, the real reader on every frame: the tiles' rotation
 (0 or 180) says whose they are, their colour which set. Time is simulated (nothing waits on the
-clocks); the word list is the English house list.
+clocks); the word list is the English house list. The script is housedemo.SCRIPT (what
+`companion house demo` plays); this test checks the verdicts it means and, between steps, what
+the page's document shows.
 
-The script (board 0 ivory: Ann at the bottom, Bob at the top; board 1 blue: Cy at the bottom,
+The cameras look straight down in flat light (the renderer's plain camera, a different render
+seed per board): on the mounted cameras' poses and light the reader misreads too often for a
+whole match (of 8 poses tried, 4 misread or left board corners unsure; and a board with fewer
+than four tiles has its set colours named at random), which is the reader's to fix, not this
+loop's.
+
+The script (board 0 ivory: Ann at the bottom, Bob at the top; board 1 wood: Cy at the bottom,
 Di at the top; Ann and Cy against Bob and Di; Ann and Di start):
 
 - first plays on the home rows (Ann's RETAINS up from row 15, Bob's STAIR down from row 1,
@@ -16,83 +24,21 @@ Di at the top; Ann and Cy against Bob and Di; Ann and Di start):
   tiles off in step b; what is left of STAIR, TAIR to Bob, is no word: off in step c), the page's
   document lists it before anything is removed, the players do what it shows (half of it first:
   the camera names what is left to do), and the camera confirms it; the nine tiles go to Cy;
-- Cy plays two of those ivory tiles on the blue board (SHOE); passes on both boards;
+- Cy plays two of those ivory tiles on the wood board (SHOE); passes on both boards;
 - Ann's OAT and ROAST join her home row to Bob's: she and Cy win; a later press is ignored;
 - the match restored from the game log is the same match.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
-from companion.house_table import BoardHub, HouseSession
-from companion.housedemo import SETS, BoardCamera, follow_preview, laid, lay
+from companion.house_table import HouseSession
+from companion.housedemo import ANN, BOB, CY, SCRIPT, HouseTable
 from companion.rules import house
-from companion.rules.house import BOTTOM, TOP, HouseOptions
+from companion.rules.house import BOTTOM, TOP
 from companion.store import open_store
-from companion.table import SimClock, Table
 from companion.web.hub import Hub
-
-NAMES = ["Ann", "Bob", "Cy", "Di"]
-ANN, BOB, CY, DI = range(4)
-WAIT_S = 120  # for one verdict, at most (a bound for a broken loop, not a timing assertion)
-
-
-class Match:
-    """The table: two cameras, two loops, one hub; presses in, verdicts out."""
-
-    def __init__(self, tmp_path, lexicon) -> None:  # type: ignore[no-untyped-def]
-        self.store = open_store(tmp_path)
-        self.clock = SimClock(1000)
-        self.session = HouseSession(self.store, NAMES, options=HouseOptions(colours=SETS), first=ANN, seed=5,
-                                    now_ms=self.clock(), lexicon_for=lambda tileset: lexicon)
-        self.hub = Hub(self.session, now_ms=self.clock).start()
-        self.cameras = [BoardCamera(1, mounted=False), BoardCamera(3, mounted=False)]
-        self.stop = threading.Event()
-        self.tables = [Table(BoardHub(self.hub, i), self.cameras[i], self.cameras[i].analyser()).start(self.stop)
-                       for i in range(2)]
-
-    def play(self, board: int, player: int, start, across: bool, word: str, colours=None) -> None:  # type: ignore[no-untyped-def]
-        colour = SETS[board]
-        cam = self.cameras[board]
-        cam.board = lay(cam.board, laid(house.seat(player), start, across, word, colour, colours))
-
-    def press(self, *presses: tuple[int, int]) -> list[dict]:
-        """Players press their clocks (several at once: each board's loop on its own thread);
-        each board's verdict (or, for a press that starts a clock, the clock started)."""
-        self.clock.set(self.clock() + 20_000)
-        before = [len(t.verdicts) for t in self.tables]
-        starting = [self.hub.call(lambda s, now, b=b: s.clocks.clocks[b].on_move is None) for b, _ in presses]
-        for board, player in presses:
-            self.tables[board].press(player, self.clock())
-        out = []
-        deadline = time.monotonic() + WAIT_S
-        for (board, player), start in zip(presses, starting):
-            while time.monotonic() < deadline:
-                if start and self.hub.call(lambda s, now, b=board: s.clocks.clocks[b].on_move is not None):
-                    out.append({"kind": "start"})
-                    break
-                if not start and len(self.tables[board].verdicts) > before[board]:
-                    out.append(self.tables[board].verdicts[-1])
-                    break
-                time.sleep(0.05)
-            else:
-                raise AssertionError(f"no verdict for {NAMES[player]}'s press on board {board + 1}")
-        return out
-
-    def doc(self) -> dict:
-        self.hub.call(lambda s, now: None)  # the game thread has published everything before
-        return self.hub.document_json()
-
-    def close(self) -> None:
-        self.stop.set()
-        for t in self.tables:
-            t.stop()
-        self.hub.stop()
-        self.store.close()
 
 
 def _squares(doc_board: dict) -> dict:
@@ -112,13 +58,29 @@ def lexicon():
     return words
 
 
+class Script:
+    def __init__(self, table: HouseTable) -> None:
+        self.table = table
+        self.steps = iter(SCRIPT)
+
+    def next(self, name: str) -> list[dict]:
+        step = next(self.steps)
+        assert step.name == name
+        got = self.table.do(step)
+        assert [tuple(v["verdicts"]) for v in got] == list(step.expect), (name, got, self.table.doc()["verdicts"][:4])
+        return got
+
+
 def test_a_whole_house_match_on_photos_of_both_boards(tmp_path, lexicon):
-    m = Match(tmp_path, lexicon)
+    m = HouseTable(tmp_path, lambda tileset: lexicon)
+    hub = Hub(m.session, now_ms=m.clock).start()
     try:
-        _play_the_match(m)
+        m.start(hub)
+        _play_the_match(m, Script(m))
         final = m.doc()
     finally:
         m.close()
+        hub.stop()
     with open_store(tmp_path) as store:
         restored = HouseSession.restore(store, lexicon_for=lambda t: lexicon)
     assert restored is not None
@@ -129,36 +91,27 @@ def test_a_whole_house_match_on_photos_of_both_boards(tmp_path, lexicon):
     assert all(c.frames >= 10 for c in m.cameras)
 
 
-def _play_the_match(m: Match) -> None:
-    # The opponents of the starting players start the clocks (rule 3).
+def _play_the_match(m: HouseTable, script: Script) -> None:
+    # The opponents of the starting players start the clocks (rule 3); a starter cannot.
     assert m.hub.call(lambda s, now: s.press(0, ANN, now)) == "ignored: Bob starts Ann's clock"
-    assert m.press((0, BOB), (1, CY)) == [{"kind": "start"}, {"kind": "start"}]
+    script.next("the clocks start")
     doc = m.doc()
-    assert doc["game"]["on_move"] == [ANN, DI] and doc["clock"]["running"]
+    assert doc["game"]["on_move"] == [ANN, 3] and doc["clock"]["running"]
 
-    # First plays on the home rows; both boards at once.
-    m.play(0, ANN, (8, 7), False, "RETAINS")  # down column H to row 15, Ann's home row
-    m.play(1, DI, (0, 11), True, "STONE")  # Di reads right to left along row 1, her home row
-    assert [v["verdicts"] for v in m.press((0, ANN), (1, DI))] == [["played"], ["played"]]
-    m.play(0, BOB, (4, 5), False, "STAIR")  # Bob reads up the board: S on F5 ... R on F1
-    m.play(1, CY, (11, 7), False, "STAR")
-    assert [v["verdicts"] for v in m.press((0, BOB), (1, CY))] == [["played"], ["played"]]
-
-    # Plays built from one's own words.
-    m.play(0, ANN, (8, 3), True, "ALTER")  # across row 9 to RETAINS's R
-    m.play(1, DI, (2, 7), False, "THE")  # up column H to STONE's E
-    assert [v["verdicts"] for v in m.press((0, ANN), (1, DI))] == [["played"], ["played"]]
-    m.play(0, BOB, (4, 6), True, "ASHORE")  # right to left along row 5, through STAIR's S
-    assert m.press((0, BOB))[0]["verdicts"] == ["played"]
+    # First plays on the home rows (both boards at once), replies, plays from one's own words.
+    script.next("first plays")
+    script.next("first replies")
+    script.next("from own words")
+    script.next("ASHORE")
     doc = m.doc()
     tiles = _squares(doc["boards"][0])
     assert tiles[(4, 3)] == ("O", 180, "ivory") and tiles[(14, 7)] == ("S", 0, "ivory")
+    assert _squares(doc["boards"][1])[(0, 11)] == ("S", 180, "wood")
     plays = [[h["what"] for h in doc["history"] if h["kind"] == "play" and h["board"] == b] for b in (0, 1)]
     assert plays == [["RETAINS", "STAIR", "ALTER", "ASHORE"], ["STONE", "STAR", "THE"]]
 
     # Ann's OPERA, down column D through ASHORE's O: the explosion is shown, nothing removed yet.
-    m.play(0, ANN, (4, 3), False, "OPERA")
-    assert m.press((0, ANN))[0]["verdicts"] == ["explosion"]
+    script.next("OPERA explodes")
     doc = m.doc()
     pv = doc["boards"][0]["preview"]
     assert pv is not None and pv["mover"] == ANN and pv["partner"] == CY
@@ -179,14 +132,10 @@ def _play_the_match(m: Match) -> None:
     assert m.session.clocks.on_move() == {ANN, CY}
 
     # Half done (O turned, ASHORE's tiles off, STAIR's leftover still there): not yet.
-    cam = m.cameras[0]
-    cam.board = follow_preview(cam.board, {**pv, "removed": pv["steps"][0]["squares"]})
-    v = m.press((0, ANN))[0]
-    assert v["verdicts"] == ["waiting"]
+    script.next("half done")
     assert "take off F1 F2 F3 F4" in m.doc()["verdicts"][0]["message"]
     # As shown: confirmed; the nine tiles are Cy's bonus tiles; Bob is on move.
-    cam.board = follow_preview(cam.board, pv)
-    assert m.press((0, ANN))[0]["verdicts"] == ["confirmed"]
+    script.next("done as shown")
     doc = m.doc()
     assert doc["boards"][0]["preview"] is None
     tiles = _squares(doc["boards"][0])
@@ -195,23 +144,19 @@ def _play_the_match(m: Match) -> None:
     assert doc["game"]["on_move"] == [BOB, CY]
     assert any(h["kind"] == "explosion" and h["player"] == ANN for h in doc["history"])
 
-    # Cy lays two of the ivory tiles on the blue board (his bonus tiles); Bob opens again.
-    m.play(1, CY, (11, 7), True, "SHOE", colours={1: "ivory", 3: "ivory"})
-    m.play(0, BOB, (2, 12), False, "CAT")
-    assert [v["verdicts"] for v in m.press((1, CY), (0, BOB))] == [["played"], ["played"]]
+    # Cy lays two of the ivory tiles on the wood board (his bonus tiles); Bob opens again.
+    script.next("bonus tiles")
     doc = m.doc()
     tiles = _squares(doc["boards"][1])
     assert tiles[(11, 8)] == ("H", 0, "ivory") and tiles[(11, 9)] == ("O", 0, "wood")
     assert doc["players"][CY]["bonus"] == "".join(sorted("ASRTAIR"))
 
-    # Ann's OAT across row 5 from the O; Di passes (a press with no new tile).
-    m.play(0, ANN, (4, 3), True, "OAT")
-    assert [v["verdicts"] for v in m.press((0, ANN), (1, DI))] == [["played"], ["passed"]]
-    assert m.press((0, BOB))[0]["verdicts"] == ["passed"]
+    # Ann's OAT across row 5 from the O; Di passes (a press with no new tile); Bob passes.
+    script.next("OAT, a pass")
+    script.next("Bob passes")
 
     # ROAST up column F from the T to row 1: a chain of Ann's words joins both home rows.
-    m.play(0, ANN, (0, 5), False, "ROAST")
-    assert m.press((0, ANN))[0]["verdicts"] == ["played", "won"]
+    script.next("ROAST wins")
     doc = m.doc()
     assert doc["game"]["over"] and doc["game"]["winners"] == [ANN, CY]
     assert "Ann joined both home rows" in doc["game"]["reason"]
