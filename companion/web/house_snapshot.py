@@ -141,7 +141,8 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
         "history": session.history,
         "options": {
-            "games": [{"name": n, "title": t, "available": a} for n, t, a in GAMES],
+            # House is playing here (a table of two cameras); a one-camera table cannot start it.
+            "games": [{"name": n, "title": t, "available": a or n == "house"} for n, t, a in GAMES],
             "time_controls": [{"name": k, "label": v[0]} for k, v in PRESETS.items()],
             "challenge_modes": ["void"],
             "tilesets": [state.options.tileset],
