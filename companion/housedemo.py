@@ -12,8 +12,9 @@ top player's across runs right to left on the board, his down runs up the board)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
 
 from companion.core.board import STANDARD, Board, Coord, Tile
 from companion.rules import house
@@ -36,7 +37,12 @@ class BoardCamera:
 
         from companion.vision.calibration import calibrate_empty
         from companion.vision.profile import Profile, TileSetColour
-        from companion.vision.scene import SceneSpec, board_style, mounted_camera, mounted_photo
+        from companion.vision.scene import (
+            SceneSpec,
+            board_style,
+            mounted_camera,
+            mounted_photo,
+        )
 
         rng = np.random.default_rng(seed)
         self.seed, self.tileset = seed, tileset

@@ -67,11 +67,11 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
     on = clocks.on_move()
     players = []
     for p, name in enumerate(state.names):
-        b = house.board_of(p)
+        at = house.board_of(p)
         players.append({
             "index": p,
             "name": name,
-            "board": b,
+            "board": at,
             "seat": house.SEAT_NAMES[house.seat(p)],
             "team": house.team_of(p),
             "score": None,  # House has no score: the notes say what each player holds
@@ -80,7 +80,7 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
             "bonus": "".join(sorted(k[0] for k in state.bonus(p))),
             "rack": None,
             "end_adjustment": 0,
-            "on_move": not state.over and state.to_move(b) == p,
+            "on_move": not state.over and state.to_move(at) == p,
             "winner": state.winner is not None and house.team_of(p) == state.winner,
             "clock": {
                 "remaining_ms": clocks.remaining_ms(p, now_ms),
