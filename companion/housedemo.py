@@ -192,6 +192,13 @@ class HouseTable:
         self.cameras = [BoardCamera(seed, mounted=False) for seed in CAMERA_SEEDS]
         self.hub: Any = None
         self.tables: list[Any] = []
+        self.ignored: list[list[str]] = [[], []]  # each board's presses the session ignored, why
+
+    def _trace(self, board: int, line: str) -> None:
+        # The loop's "press REF WHAT": a press ignored gets no verdict, only this line.
+        parts = line.split(" ", 2)
+        if parts[0] == "press" and len(parts) == 3 and parts[2].startswith("ignored"):
+            self.ignored[board].append(parts[2])
 
     def start(self, hub: Any) -> HouseTable:
         import threading
@@ -202,7 +209,8 @@ class HouseTable:
         self.hub = hub
         self.stop = threading.Event()
         # A burst's wall-clock bound well above a loaded machine's (the frames bound it first).
-        self.tables = [Table(BoardHub(hub, i), cam, cam.analyser(), burst_s=self.wait_s).start(self.stop)
+        self.tables = [Table(BoardHub(hub, i), cam, cam.analyser(), burst_s=self.wait_s,
+                             trace=lambda line, i=i: self._trace(i, line)).start(self.stop)
                        for i, cam in enumerate(self.cameras)]
         return self
 
@@ -229,6 +237,7 @@ class HouseTable:
 
         self.clock.set(self.clock() + 20_000)
         before = [len(t.verdicts) for t in self.tables]
+        ignored = [len(x) for x in self.ignored]
         starting = [self.hub.call(lambda s, now, b=b: s.clocks.clocks[b].on_move is None) for b, _ in presses]
         for board, player in presses:
             self.tables[board].press(player, self.clock())
@@ -238,6 +247,9 @@ class HouseTable:
             while time.monotonic() < deadline:
                 if start and self.hub.call(lambda s, now, b=board: s.clocks.clocks[b].on_move is not None):
                     out.append({"kind": "start", "verdicts": ["start"]})
+                    break
+                if len(self.ignored[board]) > ignored[board]:
+                    out.append({"kind": self.ignored[board][-1], "verdicts": ["ignored"]})
                     break
                 if not start and len(self.tables[board].verdicts) > before[board]:
                     out.append(self.tables[board].verdicts[-1])

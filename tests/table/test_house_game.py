@@ -93,7 +93,7 @@ def test_a_whole_house_match_on_photos_of_both_boards(tmp_path, lexicon):
 
 def _play_the_match(m: HouseTable, script: Script) -> None:
     # The opponents of the starting players start the clocks (rule 3); a starter cannot.
-    assert m.hub.call(lambda s, now: s.press(0, ANN, now)) == "ignored: Bob starts Ann's clock"
+    assert m.press((0, ANN)) == [{"kind": "ignored: Bob starts Ann's clock", "verdicts": ["ignored"]}]
     script.next("the clocks start")
     doc = m.doc()
     assert doc["game"]["on_move"] == [ANN, 3] and doc["clock"]["running"]
@@ -161,6 +161,6 @@ def _play_the_match(m: HouseTable, script: Script) -> None:
     assert doc["game"]["over"] and doc["game"]["winners"] == [ANN, CY]
     assert "Ann joined both home rows" in doc["game"]["reason"]
     assert not doc["clock"]["running"]
-    assert m.hub.call(lambda s, now: s.press(1, CY, now)) == "ignored: the match is over"
+    assert m.press((1, CY)) == [{"kind": "ignored: the match is over", "verdicts": ["ignored"]}]
     assert house.connects(m.session.state.boards[0].board, BOTTOM)
     assert not house.connects(m.session.state.boards[0].board, TOP)
