@@ -1,5 +1,6 @@
 """The House session without cameras (readings as values): a flag fall, a board not read, a
-press logged but not judged when the power went, restored and judged."""
+press logged but not judged when the power went, restored and judged; an explosion waiting,
+restored with its preview."""
 
 from __future__ import annotations
 
@@ -11,11 +12,22 @@ from companion.web.hub import Hub
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 WORDS = frozenset({"RETAINS"})
-RETAINS = {(8 + i, 7): ch for i, ch in enumerate("RETAINS")}
+RETAINS = {(8 + i, 7): (ch, 0) for i, ch in enumerate("RETAINS")}
+EXPLODING_WORDS = frozenset({"RETAINS", "STAIR", "ALTER", "ASHORE", "OPERA"})
+# A board-0 match to an explosion (the page's test shows it too): (row, col, letter, rotation)
+# of each move, Ann (bottom, 0) and Bob (top, 180) in turn; Ann's OPERA explodes Bob's ASHORE.
+EXPLODING = [
+    [(8 + i, 7, ch, 0) for i, ch in enumerate("RETAINS")],
+    [(4 - i, 5, ch, 180) for i, ch in enumerate("STAIR")],
+    [(8, 3 + i, ch, 0) for i, ch in enumerate("ALTE")],
+    [(4, 6, "A", 180)] + [(4, 4 - i, ch, 180) for i, ch in enumerate("HORE")],
+    [(5 + i, 3, ch, 0) for i, ch in enumerate("PER")],
+]
 
 
-def _reading(tiles: dict) -> BoardReading:
-    cells = tuple(CellReading(r, c, "tile", tiles[(r, c)], 0, set="ivory") if (r, c) in tiles else CellReading(r, c)
+def reading_of(tiles: dict) -> BoardReading:
+    """A sure reading of ivory tiles: square -> (letter, rotation)."""
+    cells = tuple(CellReading(r, c, "tile", *tiles[(r, c)], set="ivory") if (r, c) in tiles else CellReading(r, c)
                   for r in range(15) for c in range(15))
     return BoardReading(15, 15, ((0.0, 0.0),) * 4, cells)
 
@@ -62,9 +74,29 @@ def test_a_press_logged_before_a_restart_is_judged_after_it(tmp_path):
         # What Table.resume_pending does through the board's hub, then the verdict.
         board = BoardHub(hub, 0)
         assert board.call(lambda b, now: b.pending_press) is not None
-        v = board.call(lambda b, now: b.judge(now, _reading(RETAINS)))
+        v = board.call(lambda b, now: b.judge(now, reading_of(RETAINS)))
         assert v["verdicts"] == ["played"]
         assert s.clocks.on_move() == {1} and s.state.to_move(0) == 1
     with open_store(tmp_path) as store:
         again = HouseSession.restore(store, lexicon_for=lambda t: WORDS)
         assert again is not None and again.state == s.state and again.board(0).pending_press is None
+
+
+def test_an_explosion_waiting_is_restored_with_its_preview(tmp_path):
+    with open_store(tmp_path) as store:
+        s = HouseSession(store, NAMES, options=HouseOptions(colours=("ivory", "wood")), lexicon_for=lambda t: EXPLODING_WORDS)
+        s.press(0, 1, 0)
+        tiles: dict = {}
+        for i, move in enumerate(EXPLODING):
+            tiles.update({(r, c): (ch, rot) for r, c, ch, rot in move})
+            assert s.press(0, i % 2, 1000 * (i + 1)) == "judge"
+            s.judge(0, 1000 * (i + 1), reading_of(tiles))
+        before = s.document(10_000)
+        assert before["boards"][0]["preview"] is not None
+    with open_store(tmp_path) as store:
+        again = HouseSession.restore(store, lexicon_for=lambda t: EXPLODING_WORDS)
+        assert again is not None
+        after = again.document(10_000)
+        assert after["boards"][0]["preview"] == before["boards"][0]["preview"]
+        assert after["boards"][0]["squares"] == before["boards"][0]["squares"]
+        assert again.clocks.on_move() == s.clocks.on_move() == {0}

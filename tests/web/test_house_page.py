@@ -8,31 +8,15 @@ from __future__ import annotations
 from companion.house_table import HouseSession
 from companion.rules.house import HouseOptions
 from companion.store import open_store
-from companion.vision.reading import CellReading
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub
 from companion.web.server import ServerThread
+from tests.table.test_house_session import EXPLODING as MOVES
+from tests.table.test_house_session import EXPLODING_WORDS as WORDS
+from tests.table.test_house_session import reading_of
 from tests.web.conftest import PIN
 from tests.web.test_browser import browser, page, shot  # noqa: F401 - fixtures
-
-WORDS = frozenset({"RETAINS", "STAIR", "ALTER", "ASHORE", "OPERA"})
-# (row, col, letter, rotation) of each board-0 move: Ann (bottom, 0), Bob (top, 180).
-MOVES = [
-    [(8 + i, 7, ch, 0) for i, ch in enumerate("RETAINS")],
-    [(4 - i, 5, ch, 180) for i, ch in enumerate("STAIR")],
-    [(8, 3 + i, ch, 0) for i, ch in enumerate("ALTE")],
-    [(4, 6, "A", 180)] + [(4, 4 - i, ch, 180) for i, ch in enumerate("HORE")],
-    [(5 + i, 3, ch, 0) for i, ch in enumerate("PER")],
-]
-
-
-def _reading(tiles: dict) -> object:
-    from companion.vision.reading import BoardReading
-
-    cells = tuple(CellReading(r, c, "tile", *tiles[(r, c)], set="ivory") if (r, c) in tiles else CellReading(r, c)
-                  for r in range(15) for c in range(15))
-    return BoardReading(15, 15, ((0.0, 0.0),) * 4, cells)
 
 
 def test_the_page_shows_both_boards_and_the_explosion_before_anything_is_removed(tmp_path, page):  # noqa: F811
@@ -48,7 +32,7 @@ def test_the_page_shows_both_boards_and_the_explosion_before_anything_is_removed
             tiles.update({(r, c): (ch, rot) for r, c, ch, rot in move})
             player = i % 2
             assert hub.call(lambda s, now, p=player: s.press(0, p, now)) == "judge"
-            v = hub.call(lambda s, now, t=dict(tiles): s.judge(0, now, _reading(t)))
+            v = hub.call(lambda s, now, t=dict(tiles): s.judge(0, now, reading_of(t)))
             assert v["verdicts"] == (["explosion"] if i == 4 else ["played"]), v
         page.goto(server.url + "/")
         page.wait_for_function("() => !document.getElementById('explosion-card').hidden")
