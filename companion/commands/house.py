@@ -39,6 +39,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--tileset", default="en", choices=tileset_names(), help="the word list's tile set (default en)")
     e.add_argument("--json", action="store_true", help="print a machine-readable document")
     e.set_defaults(func=run_explode)
+    d = hs.add_parser(
+        "demo",
+        help="a whole match at a simulated table of two boards (no hardware needed)",
+        description="Play a scripted Scrabble House match at a simulated table: two boards, each "
+        "photographed by its own synthetic camera and read by the board reader through its own table "
+        "loop, one session and game log for both; an explosion is shown, done by the players as the page "
+        "shows it, and confirmed by the camera; the match ends with a win by connection. Time is "
+        "simulated. The live page is served while it plays (--headless: not).",
+    )
+    d.add_argument("--headless", action="store_true", help="no page: print the verdicts only")
+    d.add_argument("--pace", type=float, default=None, help="seconds between steps (default 0 headless, else 3)")
+    d.add_argument("--data-dir", type=Path, default=None, help="the game log's folder (default: a new temporary one)")
+    d.add_argument("--linger", type=float, default=None, help="seconds to keep serving the page after the match "
+                   "(default: until Ctrl-C)")
+    from companion.commands.serve import add_server_arguments
+
+    add_server_arguments(d)
+    d.set_defaults(func=run_demo)
 
 
 def _read(path: Path, what: str) -> dict:
@@ -144,3 +162,65 @@ def explosion_text(x: house.Explosion) -> str:
     lines.append("board after:")
     lines.append(house.board_to_text(x.after))
     return "\n".join(lines)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """The scripted match of :mod:`companion.housedemo`, step by step, each verdict printed."""
+    import tempfile
+
+    from companion.housedemo import NAMES, SCRIPT, HouseTable
+
+    pace = args.pace if args.pace is not None else (0.0 if args.headless else 3.0)
+    if pace < 0:
+        raise CompanionError("--pace must not be negative")
+    data_dir = args.data_dir if args.data_dir is not None else Path(tempfile.mkdtemp(prefix="companion-house-"))
+    table = HouseTable(data_dir)
+    print(f"Scrabble House at a simulated table (game log in {data_dir})", flush=True)
+    try:
+        if args.headless:
+            from companion.web.hub import Hub
+
+            hub = Hub(table.session, now_ms=table.clock).start()
+            try:
+                _demo_steps(table.start(hub), SCRIPT, NAMES, pace, None)
+            finally:
+                hub.stop()
+        else:
+            from companion.commands.serve import serving
+
+            with serving(table.session, args, now_ms=table.clock) as live:
+                _demo_steps(table.start(live.hub), SCRIPT, NAMES, pace, live.stop)
+                if not live.stop.is_set():
+                    if args.linger is None:
+                        print("companion: still serving the page; Ctrl-C stops", flush=True)
+                    live.wait(args.linger)
+    finally:
+        table.close()
+    return 0
+
+
+def _demo_steps(table, script, names, pace, stop) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    for step in script:
+        if stop is not None and stop.is_set():
+            return
+        if pace:
+            (stop.wait if stop is not None else time.sleep)(pace)
+        verdicts = table.do(step)
+        for (board, player), v in zip(step.presses, verdicts):
+            print(f"{step.name:<18} board {board + 1}  {names[player]:<4} {', '.join(v['verdicts'])}", flush=True)
+        doc = table.doc()
+        for b in doc["boards"]:
+            if b["preview"] is not None and any(v.get("verdicts") == ["explosion"] for v in verdicts):
+                p = b["preview"]
+                print(f"{'':<18} turn {' '.join(_sq(tuple(s) for s in p['turned'])) or 'nothing'}", flush=True)
+                for st in p["steps"]:
+                    for r in st["removals"]:
+                        print(f"{'':<18} step {st['rule']}: {r['describe']}", flush=True)
+                print(f"{'':<18} to {names[p['partner']]}: {' '.join(t['letter'] for t in p['passed'])}", flush=True)
+    doc = table.doc()
+    print(doc["game"]["reason"] or "End of the script", flush=True)
+    for b in table.session.state.boards:
+        print(house.board_to_text(b.board), flush=True)
+        print(flush=True)

@@ -114,3 +114,10 @@ def test_a_tile_on_a_held_square_and_an_illegal_play(files, tmp_path, capsys):
     assert capsys.readouterr().err == "companion: the play cannot stand: KEEX is not in the dictionary\n"
     assert main(["house", "explode", str(tmp_path / "missing.txt"), str(play)]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_demo_refuses_a_negative_pace_in_one_line(capsys):
+    # The whole demo's match is tests/table/test_house_game.py (the same script and table).
+    assert main(["house", "demo", "--headless", "--pace", "-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["companion: --pace must not be negative"]

@@ -10,7 +10,7 @@ const POLL_MS = 2000;
 const PREMIUM_FILL = { TW: "#c0392b", DW: "#f4b6c2", TL: "#1f5fa8", DL: "#a9d2f0" };
 const PREMIUM_TEXT = { TW: "#ffffff", DW: "#5b1a28", TL: "#ffffff", DL: "#123e5e" };
 const PLAIN_FILL = "#d9d4bf";
-const SET_FILL = { null: "#f3e2b3", ivory: "#f3e2b3", white: "#fafafa", black: "#2b2b2b", red: "#e57373", blue: "#81a9e0", green: "#8fce8f", yellow: "#f1d264" };
+const SET_FILL = { null: "#f3e2b3", ivory: "#f3e2b3", white: "#fafafa", black: "#2b2b2b", red: "#e57373", blue: "#81a9e0", green: "#8fce8f", yellow: "#f1d264", wood: "#cda674", pink: "#ec9eb2" };
 
 let doc = null;          // the last document drawn
 let anchorServer = 0;    // the server's time (ms) ...
@@ -60,7 +60,9 @@ function remainingMs(player) {
   const c = player.clock;
   if (!c) return null;
   let ms = c.remaining_ms;
-  if (doc.clock.running && doc.clock.on_move === player.index) {
+  // Two clocks (Scrabble House): each player's own "running" says whose time runs.
+  const runs = c.running !== undefined ? c.running : doc.clock.running && doc.clock.on_move === player.index;
+  if (runs) {
     ms -= Math.max(0, serverNow() - doc.server_time);
   }
   return ms;
@@ -86,6 +88,7 @@ function render(next) {
   drawPlayers();
   drawStatus();
   drawBoard();
+  drawHouse();
   drawLastMove();
   drawVerdicts();
   drawHistory();
@@ -103,13 +106,16 @@ function drawPlayers() {
     const name = el("h2", { class: "name" }, p.name);
     if (p.on_move) name.append(el("span", { class: "turn", "aria-hidden": "true" }, " ▶"));
     card.append(name);
-    card.append(el("div", { class: "score", id: `score-${p.index}` }, String(p.score)));
+    if (p.score !== null) card.append(el("div", { class: "score", id: `score-${p.index}` }, String(p.score)));
     const clock = el("div", { class: "clock", id: `clock-${p.index}`, role: "timer", "aria-label": `${p.name}'s clock` });
     card.append(clock);
     const notes = [];
     if (p.clock && p.clock.penalty) notes.push(`−${p.clock.penalty} overtime`);
     if (p.clock && p.clock.lost) notes.push("lost on time");
-    if (p.rack !== null) notes.push(`rack ${p.rack || "empty"} (${p.end_adjustment >= 0 ? "+" : ""}${p.end_adjustment})`);
+    if (p.own_tiles !== undefined) {
+      notes.push(`board ${p.board + 1}, ${p.seat}`);
+      notes.push(`${p.own_tiles} own tiles` + (p.bonus ? `, bonus ${p.bonus}` : ""));
+    } else if (p.rack !== null) notes.push(`rack ${p.rack || "empty"} (${p.end_adjustment >= 0 ? "+" : ""}${p.end_adjustment})`);
     else notes.push(`${p.rack_size} tiles`);
     if (p.winner) notes.push("wins");
     card.append(el("div", { class: "note" }, notes.join(" · ")));
@@ -122,6 +128,8 @@ function drawStatus() {
   const parts = [];
   if (g.over) parts.push("Game over");
   else if (g.to_move !== null) parts.push(`${doc.players[g.to_move].name} to play`);
+  else if (g.on_move) parts.push(g.on_move.map((i) => `${doc.players[i].name} to play`).join(", "));
+  if (g.reason) parts.push(g.reason);
   if (g.awaiting_racks) parts.push("tell the companion the racks left");
   if (g.pending) parts.push(`${g.pending.words.join("/")} can still be challenged`);
   if (c.paused) parts.push("clock paused");
@@ -151,15 +159,19 @@ function inkFor(fill) {
 }
 
 function drawBoard() {
-  const b = doc.board;
-  const board = $("board");
+  drawBoardInto(doc.board, $("board"), $("board-title"));
+  const caption = $("board-caption");
+  caption.hidden = !doc.board.title;
+  caption.textContent = doc.board.title || "";
+}
+
+function drawBoardInto(b, board, title) {
   const labelled = !!(b.preview && b.preview.label);
   const w = MARGIN + b.cols * CELL + 2, h = MARGIN + b.rows * CELL + 2 + (labelled ? 20 : 0);
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  const title = $("board-title");
   board.replaceChildren(title);
   const tiles = b.squares.filter((s) => s.kind === "tile").length;
-  title.textContent = `The board, ${b.rows} by ${b.cols}: ${tiles} tiles`;
+  title.textContent = `${b.title || "The board"}, ${b.rows} by ${b.cols}: ${tiles} tiles`;
 
   for (let c = 0; c < b.cols; c++) {
     board.append(svg("text", { x: MARGIN + c * CELL + CELL / 2, y: 15, class: "coord", "text-anchor": "middle" }, String.fromCharCode(65 + c)));
@@ -183,9 +195,13 @@ function drawBoard() {
   board.append(grid);
 
   const preview = new Set((b.preview && b.preview.squares || []).map(([r, c]) => `${r},${c}`));
+  const turned = new Set((b.preview && b.preview.turned || []).map(([r, c]) => `${r},${c}`));
+  const removed = new Set((b.preview && b.preview.removed || []).map(([r, c]) => `${r},${c}`));
   for (const key of preview) {
     const [r, c] = key.split(",").map(Number);
-    board.append(svg("rect", { x: MARGIN + c * CELL, y: MARGIN + r * CELL, width: CELL, height: CELL, class: "preview" }));
+    // Scrabble House: a square turned to the mover, a square taken off (else: another game's preview).
+    const kind = turned.has(key) && !removed.has(key) ? "preview turn" : "preview";
+    board.append(svg("rect", { x: MARGIN + c * CELL, y: MARGIN + r * CELL, width: CELL, height: CELL, class: kind, "data-square": squareName(r, c) }));
   }
 
   for (const sq of b.squares) board.append(drawSquare(sq));
@@ -259,6 +275,35 @@ function drawLastMove() {
   box.append(list);
 }
 
+// Scrabble House: the second board, and each explosion waiting for the players, in words.
+function drawHouse() {
+  const boards = doc.boards || [];
+  $("board2-wrap").hidden = boards.length < 2;
+  if (boards.length >= 2) {
+    drawBoardInto(boards[1], $("board2"), $("board2-title"));
+    $("board2-caption").textContent = boards[1].title;
+  }
+  const box = $("explosion");
+  box.replaceChildren();
+  const waiting = boards.filter((b) => b.preview);
+  $("explosion-card").hidden = waiting.length === 0;
+  for (const b of waiting) {
+    const p = b.preview;
+    const name = (i) => doc.players[i].name;
+    box.append(el("p", { class: "move-head" }, `Board ${b.index + 1}: ${name(p.mover)} plays ${p.words.join(", ")}`));
+    const list = el("ol", { class: "steps" });
+    if (p.turned.length) list.append(el("li", {}, `Turn to ${name(p.mover)}: ${p.turned.map(([r, c]) => squareName(r, c)).join(" ")}`));
+    for (const step of p.steps) {
+      for (const r of step.removals) {
+        list.append(el("li", {}, `Step ${step.rule}: ${r.describe} (${r.squares.map(([y, x]) => squareName(y, x)).join(" ")})`));
+      }
+    }
+    if (p.passed.length) list.append(el("li", {}, `To ${name(p.partner)}: ${p.passed.map((t) => t.letter).join(" ")}`));
+    box.append(list);
+    box.append(el("p", { class: "muted" }, "Nothing is removed yet: turn and take off the tiles shown, then press the clock."));
+  }
+}
+
 function drawVerdicts() {
   const list = $("verdicts");
   list.replaceChildren();
@@ -283,8 +328,8 @@ function drawHistory() {
     n += 1;
     tr.append(el("td", {}, String(n)));
     tr.append(el("td", {}, doc.players[row.player].name));
-    let what;
-    switch (row.kind) {
+    let what = row.what;  // Scrabble House: the move in words
+    if (what === undefined) switch (row.kind) {
       case "play": what = `${row.position} ${row.word}`; break;
       case "pass": what = "pass"; break;
       case "turn-lost": what = "turn lost"; break;
@@ -293,11 +338,11 @@ function drawHistory() {
       case "challenge-bonus": what = "challenge bonus"; break;
       case "end-rack-points": what = `racks (${row.tiles})`; break;
       case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
-      default: what = row.kind;
+      default: what = row.what || row.kind;
     }
     tr.append(el("td", {}, what));
-    tr.append(el("td", { class: "num" }, (row.points > 0 ? "+" : "") + row.points));
-    tr.append(el("td", { class: "num" }, String(row.total)));
+    tr.append(el("td", { class: "num" }, row.points === undefined ? "" : (row.points > 0 ? "+" : "") + row.points));
+    tr.append(el("td", { class: "num" }, row.total === undefined ? "" : String(row.total)));
     body.append(tr);
   }
 }
