@@ -888,15 +888,20 @@ def gather_evidence(
             # Glyphs on a colour that is not a tile's are the board's print.
             candidate &= d_t < 1.5 * _TILE_RADIUS
         not_tile = d_t > 1.5 * _TILE_RADIUS
+        # Nor the colour of a known back: face-down tiles on a few squares of a class (the
+        # dungeon's edge walls cover half the triple words) must not become its empty look.
+        not_back = np.ones((R, C), bool)
+        for bk in backs:
+            not_back &= colour_distance(lab_med, to_lab(bk)) > 1.5 * _TILE_RADIUS
         for k in np.unique(classes):
             in_k = classes == k
             bare = in_k & ~candidate
             # A class's look is what its squares without a letter show: mostly empty
-            # squares, a blank or back now and then. Prefer the ones unlike a tile body
-            # when there are enough (a board printed in a tile's colour leaves none, and
+            # squares, a blank or back now and then. Prefer the ones unlike a tile body (or
+            # a back) when there are enough (a board printed in a tile's colour leaves none, and
             # then the letters alone tell tiles apart); a class of one or two squares
             # (the centre) borrows the double-word look rather than a tile's.
-            unlike = bare & not_tile
+            unlike = bare & not_tile & not_back
             sel = unlike if unlike.sum() >= max(1, 0.3 * bare.sum()) else bare
             if in_k.sum() < 3:
                 # A class of one or two squares (the centre) cannot tell its empty look from
