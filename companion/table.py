@@ -272,6 +272,8 @@ class TableSession(ClassicSession):
             return None
         events = store.events(game)
         first = events[0]
+        if first.kind != "entry":
+            return None  # another game's (the dungeon's): a classic table starts a game of its own
         start = entry_from_json(first.payload["entry"])
         ev = start.event
         s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
