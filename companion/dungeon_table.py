@@ -309,8 +309,32 @@ class DungeonSession:
 
     # -- the organiser's actions the page offers every game --
 
-    def new_game(self, now_ms: int, **settings: Any) -> None:
-        raise ActionError("a new game is started from the table's configuration", 409)
+    def new_game(self, now_ms: int, *, game: str = "dungeon", names: Any = None, control: Any = "tournament",
+                 challenge: Any = "single", tileset: Any = "en", seed: Any = None, objects: Any = None,
+                 dice: Any = None) -> Any:
+        """Another game at the table: a new dungeon, or a classic game (with this log)."""
+        if game == "dungeon":
+            return start_dungeon(self.store, now_ms, names=names if names is not None else [self.name],
+                                 tileset=tileset, seed=seed, objects=objects, dice=dice, lexicon_for=self._lexicon_for)
+        if game != "classic":
+            from companion.web.session import GAMES
+
+            known = {g[0]: g for g in GAMES}
+            if game not in known:
+                raise ActionError(f"no game {game!r} (known: {', '.join(known)})")
+            raise ActionError(f"{known[game][1]} is not available yet", 409)
+        if objects is not None or dice is not None:
+            raise ActionError("objects and dice are the solo dungeon's settings")
+        names = names if names is not None else [self.name, "Player 2"]
+        settings = dict(control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
+                        lexicon_for=self._lexicon_for)
+        if self.store is not None:
+            from companion.table import TableSession
+
+            return TableSession(self.store, names, **settings)
+        from companion.web.session import ClassicSession
+
+        return ClassicSession(names, **settings)
 
     def pause(self, now_ms: int) -> None:
         raise ActionError("this game has no clock", 409)
@@ -374,6 +398,34 @@ class DungeonSession:
             getattr(self, op)(at, p["drawn"])
         else:
             raise CompanionError(f"{self.store.path if self.store else 'log'}: event {e.seq}: unknown dungeon event {op!r}")
+
+
+def start_dungeon(store: GameStore | None, now_ms: int, *, names: Any = None, tileset: Any = "en", seed: Any = None,
+                  objects: Any = None, dice: Any = None,
+                  lexicon_for: Callable[[str], Container[str]] | None = None) -> DungeonSession:
+    """A new dungeon from the page's settings: the dice rolled (``seed``: the same set-up again)."""
+    from companion.web.session import MAX_NAME
+
+    if names is None:
+        names = ["Player"]
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise ActionError("names: a list with the one player's name")
+    if len(names) != 1:
+        raise ActionError(f"the solo dungeon has one player, not {len(names)}")
+    name = " ".join(names[0].split())
+    if not 0 < len(name) <= MAX_NAME:
+        raise ActionError(f"a display name has 1 to {MAX_NAME} characters")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
+        raise ActionError("seed: a whole number")
+    objects = rules.DEFAULT_OBJECTS if objects is None else objects
+    dice = 2 if dice is None else dice
+    if not isinstance(objects, int) or isinstance(objects, bool) or not isinstance(dice, int) or isinstance(dice, bool):
+        raise ActionError("objects and dice: whole numbers")
+    try:
+        setup = rules.roll_setup(objects, dice, None if seed is None else str(seed))
+    except CompanionError as exc:
+        raise ActionError(str(exc)) from None
+    return DungeonSession(store, setup, name=name, tileset=tileset, now_ms=now_ms, lexicon_for=lexicon_for)
 
 
 def _coord(name: str) -> tuple[int, int]:
