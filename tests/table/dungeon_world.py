@@ -33,7 +33,7 @@ class Frame:
     timestamp: float | None = None
 
 
-BACKS = tuple((r, c) for r in (3, 7, 11) for c in range(2, 13, 2))  # where the backs' photo has them
+BACKS = tuple((7, c) for c in range(15))  # `companion calibrate --layout backs`: the middle row face down
 
 
 def calibrated(camera: _Camera) -> Any:
