@@ -102,3 +102,22 @@ def test_the_organiser_starts_a_dungeon_and_enters_the_rack_on_the_page():
     r = client.post("/api/admin/new-game", json={"game": "classic", "names": ["Ann", "Bob"]},
                     headers={"X-CSRF-Token": token})
     assert r.status_code == 200 and client.get("/api/state").get_json()["game"]["name"] == "classic"
+
+
+def test_a_dungeon_started_from_the_page_goes_on_after_a_restart(tmp_path):
+    from companion.table import resume_or_start
+
+    store = open_store(tmp_path)
+    clock = SimClock(1000)
+    classic, _ = resume_or_start(store, ["Ann", "Bob"], lexicon_for=lambda ts: WORDS, clock=lambda last: clock)
+    dungeon = classic.new_game(clock(), game="dungeon", names=["Ann"], seed=3)
+    assert isinstance(dungeon, DungeonSession) and dungeon.store is store
+    dungeon.enter_rack(clock(), "AEINRST")
+    store.close()
+    store = open_store(tmp_path)
+    try:
+        again, _ = resume_or_start(store, ["Ann", "Bob"], lexicon_for=lambda ts: WORDS, clock=lambda last: clock)
+        assert isinstance(again, DungeonSession)
+        assert again.setup == dungeon.setup and again.rack_entered == "AEINRST" and again.phase == "set-up"
+    finally:
+        store.close()
