@@ -26,18 +26,32 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from typing import Any
 
-from companion.core.move import format_square, parse_position
 from companion.core.board import STANDARD
+from companion.core.move import format_square, parse_position
+from companion.core.tiles import get_tileset
 from companion.errors import CompanionError
 from companion.rules import dungeon as rules
-from companion.rules.dungeon import DungeonState, Setup, check_setup, expected_view, setup_from_json
+from companion.rules.dungeon import (
+    DungeonState,
+    Setup,
+    check_setup,
+    expected_view,
+    setup_from_json,
+)
 from companion.store import GameStore, StoredEvent
+from companion.table import UNREADABLE
 from companion.vision.reading import BoardReading, CellReading
-from companion.web.session import FEED_KEPT, TILESETS, ActionError
+from companion.web.session import (
+    FEED_KEPT,
+    GAMES,
+    MAX_NAME,
+    TILESETS,
+    ActionError,
+    ClassicSession,
+)
 
 KIND = "dungeon"  # the game log's event kind for every dungeon event
 SETUP, RACK, PLAY, OVER = "set-up", "rack", "play", "over"
-UNREADABLE = "the board could not be read: is a hand over it? Clear the board's view and press again"
 
 
 def reading_to_json(reading: BoardReading) -> dict[str, Any]:
@@ -299,8 +313,6 @@ class DungeonSession:
     def _tiles(self, tiles: Any) -> str:
         if not isinstance(tiles, str) or not 0 < len(tiles.strip()) <= 2 * rules.RACK_SIZE:
             raise ActionError("tiles: the letters drawn, like AEINRST (? for a blank)")
-        from companion.core.tiles import get_tileset
-
         try:
             drawn = get_tileset(self.tileset).parse_rack(tiles.strip().upper())
         except CompanionError as exc:
@@ -317,8 +329,6 @@ class DungeonSession:
             return start_dungeon(self.store, now_ms, names=names if names is not None else [self.name],
                                  tileset=tileset, seed=seed, objects=objects, dice=dice, lexicon_for=self._lexicon_for)
         if game != "classic":
-            from companion.web.session import GAMES
-
             known = {g[0]: g for g in GAMES}
             if game not in known:
                 raise ActionError(f"no game {game!r} (known: {', '.join(known)})")
@@ -332,8 +342,6 @@ class DungeonSession:
             from companion.table import TableSession
 
             return TableSession(self.store, names, **settings)
-        from companion.web.session import ClassicSession
-
         return ClassicSession(names, **settings)
 
     def pause(self, now_ms: int) -> None:
@@ -404,8 +412,6 @@ def start_dungeon(store: GameStore | None, now_ms: int, *, names: Any = None, ti
                   objects: Any = None, dice: Any = None,
                   lexicon_for: Callable[[str], Container[str]] | None = None) -> DungeonSession:
     """A new dungeon from the page's settings: the dice rolled (``seed``: the same set-up again)."""
-    from companion.web.session import MAX_NAME
-
     if names is None:
         names = ["Player"]
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):

@@ -37,7 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # OpenCV loads only when the command runs (see read.py).
-    from companion.vision.calibration import calibrate_alphabet, calibrate_backs, calibrate_empty
+    from companion.vision.calibration import (
+        calibrate_alphabet,
+        calibrate_backs,
+        calibrate_empty,
+    )
     from companion.vision.profile import Profile, load_profile, save_profile
     from companion.vision.reader import decode_image, read_image_bytes
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.core.board import Coord
+from companion.core.tiles import get_tileset
+from companion.engine.dawg import build
+from companion.engine.movegen import Generator
 from companion.rules.dungeon import (
     BURNED,
     DEAD,
@@ -33,6 +36,12 @@ WORDS = frozenset(
     "CAT CATS CAB CAD CAN TOO OX TO AT ACT TOE THE HE EAT TEA ZA QI AX XI "
     "LANTERN NOTABLE ESCAPE EMBRACE EAST TAB BAT CAR ARC".split()
 )
+
+
+def generator():
+    """The move generator of WORDS (the trapped check's)."""
+    ts = get_tileset("en")
+    return Generator(build(WORDS, ts.alphabetical()), ts)
 
 
 def edges():

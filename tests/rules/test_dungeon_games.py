@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.tiles import get_tileset
-from companion.engine.dawg import build
-from companion.engine.movegen import Generator
 from companion.rules import dungeon as d
-from companion.rules.dungeon import REFUSED, Move, apply, check_setup, expected_view, new_game
+from companion.rules.dungeon import (
+    REFUSED,
+    Move,
+    apply,
+    check_setup,
+    expected_view,
+    new_game,
+)
 from tests.rules import dungeon_scripts as scripts
-from tests.rules.dungeon_scripts import WORDS
-
-
-def generator():
-    ts = get_tileset("en")
-    return Generator(build(WORDS, ts.alphabetical()), ts)
+from tests.rules.dungeon_scripts import WORDS, generator
 
 
 class Game:

@@ -37,7 +37,6 @@ from tests.rules.dungeon_scripts import WORDS, edges
 from tests.rules.dungeon_table import PhysicalBoard, one, setup_of, wall
 
 
-
 @pytest.fixture(scope="module")
 def generator():
     ts = get_tileset("en")

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from companion.commands.demo import _Camera
-from companion.table import reader_analyser
 from companion.core.tiles import get_tileset
+from companion.table import reader_analyser
 from companion.vision.alphabet import alphabet_order
 from companion.vision.calibration import calibrate_alphabet, calibrate_backs
 from companion.vision.render import hand_sequence, render

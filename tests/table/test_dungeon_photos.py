@@ -11,8 +11,6 @@ test naming the square and what was read."""
 
 from __future__ import annotations
 
-import pytest
-
 from companion.core.move import format_square
 from companion.dungeon_table import UNREADABLE, DungeonSession
 from companion.rules.dungeon import DEAD, ESCAPED
@@ -20,8 +18,7 @@ from companion.store import open_store
 from companion.table import Press, SimClock, Table
 from companion.web.hub import Hub
 from tests.rules import dungeon_scripts as scripts
-from tests.rules.dungeon_scripts import WORDS
-from tests.rules.test_dungeon_games import generator
+from tests.rules.dungeon_scripts import WORDS, generator
 from tests.table.dungeon_world import DungeonCamera
 
 
@@ -100,7 +97,7 @@ def play(run, hands_before=()):
             assert doc["players"][0]["score"] == state.score  # published
         elif isinstance(step, (scripts.Refill, scripts.Burn)):
             op = "refill" if isinstance(step, scripts.Refill) else "burn"
-            run.page(lambda s, now: getattr(s, op)(now, step.drawn))
+            run.page(lambda s, now, op=op, drawn=step.drawn: getattr(s, op)(now, drawn))
             assert run.session.last_verdicts[0]["points"] == step.points
         else:
             scripts.do(run.board, step)

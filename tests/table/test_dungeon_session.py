@@ -8,13 +8,19 @@ from __future__ import annotations
 from companion.dungeon_table import DungeonSession, reading_from_json, reading_to_json
 from companion.rules.dungeon import PLAYED, roll_setup
 from companion.store import open_store
-from companion.table import Press, SimClock, Table, TableSession, TruthFrame, truth_analyser
+from companion.table import (
+    Press,
+    SimClock,
+    Table,
+    TableSession,
+    TruthFrame,
+    truth_analyser,
+)
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub
 from tests.rules import dungeon_scripts as scripts
-from tests.rules.dungeon_scripts import WORDS
-from tests.rules.test_dungeon_games import generator
+from tests.rules.dungeon_scripts import WORDS, generator
 from tests.web.conftest import PIN, FakeTime, login, make_session
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from companion.commands.demo import _Camera
 from companion.core.tiles import get_tileset
-from companion.vision.alphabet import alphabet_order
 from companion.errors import CompanionError
+from companion.vision.alphabet import alphabet_order
 from companion.vision.calibration import calibrate_alphabet, calibrate_backs
 from companion.vision.profile import load_profile, save_profile
 from companion.vision.reader import read_board
