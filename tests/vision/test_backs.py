@@ -26,18 +26,21 @@ def camera():
     return _Camera("en", 15)
 
 
-def test_backs_need_the_sets_faces_first_and_tiles_face_down(camera):
+@pytest.fixture(scope="module")
+def profile(camera):
+    return calibrated(camera)
+
+
+def test_backs_need_the_sets_faces_first_and_tiles_face_down(camera, profile):
     with pytest.raises(CompanionError, match="calibrate its alphabet first"):
         calibrate_backs(camera._photo({}), camera.profile, "x", SET, [(3, 3)])
-    profile = calibrated(camera)
     with pytest.raises(CompanionError, match=r"square \(3, 3\) looks empty"):
         calibrate_backs(camera._photo({}), profile, "x", SET, [(3, 3)])
     with pytest.raises(CompanionError, match=r"square \(3, 3\) shows a letter"):
         calibrate_backs(camera._photo({(3, 3): Square.tile("K", set=SET)}), profile, "x", SET, [(3, 3)])
 
 
-def test_backs_are_read_beside_many_faces(camera):
-    profile = calibrated(camera)
+def test_backs_are_read_beside_many_faces(camera, profile):
     assert profile.arrays["set_backs_rel"].shape == (1, 3)
     content = {(r, c): Square.tile(ch, set=SET) for r, word in ((0, "LANTERN"), (4, "NOTABLE"), (12, "EMBRACE"))
                for c, ch in enumerate(word)}
