@@ -21,6 +21,8 @@ Kinds of events (the payload's shape is the kind's):
   the press, before the camera has looked), the clock's start, pause and resume, and the clock
   brought back to the player on move after a question;
 - ``question``: a turn the table could not settle, with what it asks;
+- ``dungeon``: every event of a solo dungeon game (``op``: start, press, setup, rack, move,
+  refill, burn, question), folded by :class:`companion.dungeon_table.DungeonSession`;
 - any kind may carry ``ref``, the caller's own mark (the demo's step), kept with the event.
 
 The state is their fold: :class:`companion.table.TableSession` replays a game's events in order.
@@ -206,9 +208,11 @@ class GameStore:
         return [StoredEvent(s, g, k, json.loads(p), w, a) for s, g, k, p, w, a in rows.fetchall()]
 
     def current_game(self) -> str | None:
-        """The game of the last game started, or None when the log is empty."""
+        """The game of the last game started (any game: a classic one's start entry, the
+        dungeon's start), or None when the log is empty."""
         row = self.db.execute(
-            "SELECT game FROM events WHERE kind = 'entry' AND json_extract(payload, '$.entry.event.type') = 'started' "
+            "SELECT game FROM events WHERE (kind = 'entry' AND json_extract(payload, '$.entry.event.type') = 'started') "
+            "OR (kind = 'dungeon' AND json_extract(payload, '$.op') = 'start') "
             "ORDER BY seq DESC LIMIT 1").fetchone()
         return row[0] if row else None
 

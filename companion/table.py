@@ -273,6 +273,8 @@ class TableSession(ClassicSession):
             return None
         events = store.events(game)
         first = events[0]
+        if first.kind != "entry":
+            return None  # another game's (the dungeon's): a classic table starts a game of its own
         start = entry_from_json(first.payload["entry"])
         ev = start.event
         s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
@@ -312,15 +314,21 @@ class TableSession(ClassicSession):
 def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "tournament",
                     challenge: str = "single", tileset: str = "en", seed: int | None = None,
                     lexicon_for: Callable[[str], Container[str]] | None = None,
-                    clock: Callable[[StoredEvent | None], Any] | None = None) -> tuple[TableSession, Any]:
-    """The game in progress in ``store`` (restored from its log), else a new one; and the
+                    clock: Callable[[StoredEvent | None], Any] | None = None) -> tuple[Any, Any]:
+    """The game in progress in ``store`` (restored from its log: a classic game, or a dungeon
+    started from the page), else a new classic one; and the
     table's clock continuing the log's time (``clock(last_event)``, :meth:`TableClock.resumed`
     unless given). The one place the demo and ``companion run`` start a table's game."""
     if lexicon_for is None:
         from companion.lexicon import load_lexicon
 
         lexicon_for = load_lexicon
-    session = TableSession.restore(store, lexicon_for=lexicon_for)
+    session: Any = TableSession.restore(store, lexicon_for=lexicon_for)
+    if session is None and store.current_game() is not None:
+        # The game in progress is the solo dungeon (started from the page): it goes on.
+        from companion.dungeon_table import DungeonSession
+
+        session = DungeonSession.restore(store, lexicon_for=lexicon_for)
     now = (clock or TableClock.resumed)(store.last())
     if session is None:
         try:

@@ -7,6 +7,9 @@ calibration section).
   order from the top-left square, left to right, wrapping after the last column, then one blank
   tile: the look of the user's own tiles. ``--set NAME`` names the tiles' set (their colour is
   learned); run it once per set for a game with two colours of tiles.
+- ``--layout backs``: the set's tiles face down on every square of the middle row, and no
+  other tile: the colour of its backs, which the solo dungeon's walls and monsters show (its
+  alphabet first, with the same ``--set``).
 
 With ``--profile`` an existing profile is extended (written to ``--out``), so that one profile
 can hold the empty board and every set's alphabet.
@@ -24,17 +27,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("calibrate", help="make a profile of a board and its tiles", description=__doc__.split("\n\n")[1])
     p.add_argument("image", type=Path, help="the calibration photo")
     p.add_argument("--out", type=Path, required=True, help="where to write the profile (JSON; arrays beside it)")
-    p.add_argument("--layout", choices=("empty", "alphabet"), default="empty", help="what the photo shows (default empty)")
+    p.add_argument("--layout", choices=("empty", "alphabet", "backs"), default="empty", help="what the photo shows (default empty)")
     p.add_argument("--tileset", choices=tileset_names(), help="the tiles' alphabet (default: the profile's, else en)")
     p.add_argument("--grid", type=int, choices=(15, 21), help="15 or 21 squares (default: the profile's, else 15)")
-    p.add_argument("--set", dest="set_name", default="default", help="with --layout alphabet: the name of these tiles' set")
+    p.add_argument("--set", dest="set_name", default="default", help="with --layout alphabet or backs: the name of these tiles' set")
     p.add_argument("--profile", type=Path, help="an existing profile to extend")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     # OpenCV loads only when the command runs (see read.py).
-    from companion.vision.calibration import calibrate_alphabet, calibrate_empty
+    from companion.vision.calibration import (
+        calibrate_alphabet,
+        calibrate_backs,
+        calibrate_empty,
+    )
     from companion.vision.profile import Profile, load_profile, save_profile
     from companion.vision.reader import decode_image, read_image_bytes
 
@@ -43,6 +50,12 @@ def run(args: argparse.Namespace) -> int:
     if args.layout == "empty":
         profile = calibrate_empty(image, base, args.image.name, tileset=args.tileset, grid=args.grid)
         said = f"grid found (score {profile.notes['grid_score']:.2f}); empty squares learned"
+    elif args.layout == "backs":
+        grid = args.grid or base.grid
+        row = grid // 2
+        profile, rgb = calibrate_backs(image, base, args.image.name, args.set_name, [(row, c) for c in range(grid)],
+                                       grid=grid)
+        said = f"the backs of set {args.set_name!r} learned, colour {rgb}"
     else:
         profile, rgb = calibrate_alphabet(
             image, base, args.image.name, args.set_name, tileset=args.tileset, grid=args.grid

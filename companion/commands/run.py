@@ -127,7 +127,8 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         stack.callback(store.close)
         session, clock = resume_or_start(store, cfg.player_names(), control=control, challenge=cfg.challenge,
                                          tileset=cfg.tileset, seed=None)
-        tileset = session.state.tileset.name
+        # A dungeon in progress (started from the page) has its own tile set and board.
+        tileset = session.tileset if session.game == "dungeon" else session.state.tileset.name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
@@ -148,11 +149,11 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, stop_now)
         stack.callback(stop_now)
-        grid = session.state.board.layout.rows
+        grid = 15 if session.game == "dungeon" else session.state.board.layout.rows
         table = Table(live.hub, camera, reader_analyser(tileset, grid, profile),
                       trace=lambda line: print(f"table: {line}", flush=True))
         each_round = _watchdog()
-        players = len(session.state.players)
+        players = 1 if session.game == "dungeon" else len(session.state.players)
         print(f"companion: table ready ({players} players, {cfg.camera.source} camera, game log in {store.path})",
               flush=True)
         notify(f"READY=1\nSTATUS=table ready, {players} players")

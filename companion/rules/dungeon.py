@@ -230,6 +230,29 @@ class Setup:
         }
 
 
+def setup_from_json(doc: Mapping[str, Any]) -> Setup:
+    """The set-up :meth:`Setup.to_json` wrote (the game log keeps it so a restart plays on the
+    same board); one clear line for a document that is not one."""
+    try:
+        rolls = tuple(
+            Roll(tuple(tuple(int(v) for v in d) for d in r["dice"]), int(r["row"]), int(r["column"]), int(r["die"]),
+                 str(r["rolled"]), str(r["outcome"]))
+            for r in doc["rolls"]
+        )
+        obstacles = tuple(
+            Obstacle(str(o["type"]), tuple((int(q["row"]), int(q["col"])) for q in o["squares"]), o["orientation"],
+                     None if o["roll"] is None else int(o["roll"]), int(o["counts"]))
+            for o in doc["objects"]
+        )
+        setup = Setup(int(doc["objects_asked"]), int(doc["dice"]), doc["seed"], rolls, obstacles)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CompanionError(f"not a dungeon set-up ({type(exc).__name__}: {exc})") from None
+    for o in obstacles:
+        if o.kind not in (WALL, TREASURE, MONSTER, FIXED) or not all(0 <= r < SIZE and 0 <= c < SIZE for r, c in o.squares):
+            raise CompanionError(f"not a dungeon set-up: object {o.kind!r} on {o.squares}")
+    return setup
+
+
 def edge_wall_squares() -> tuple[tuple[str, tuple[Coord, ...]], ...]:
     """The four edge walls: from the centre of each edge, three squares in."""
     mid, last = SIZE // 2, SIZE - 1

@@ -7,6 +7,11 @@
   tiles and the colour of their set. Each set's letters are kept apart (``letter_sets``), so a
   table with two colours of tiles calibrates each in turn, and calibrating a set again
   replaces only that set's letters.
+- :func:`calibrate_backs`: a set's tiles face down on squares the user names: the colour of
+  its backs (``set_backs``, a row per set in ``sets``' order; NaN for a set not calibrated;
+  ``set_backs_rel``, the same as a ratio to the board's plain squares),
+  which is how the reader tells a face-down tile (the dungeon's walls and monsters) from an
+  empty square.
 """
 
 from __future__ import annotations
@@ -17,7 +22,13 @@ import numpy as np
 
 from companion.core.board import layout_for_grid
 from companion.core.tiles import get_tileset
-from companion.vision.cells import CELL_PX, MARGIN, learn_alphabet, learn_empty
+from companion.vision.cells import (
+    CELL_PX,
+    MARGIN,
+    learn_alphabet,
+    learn_backs,
+    learn_empty,
+)
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 
@@ -74,3 +85,36 @@ def calibrate_alphabet(
         base, tileset=tiles.name, grid=grid, sets=sets, notes={**base.notes, f"alphabet:{set_name}": source}
     ).with_arrays(**new, letter_sets=new_sets.astype(str))
     return profile, learned.rgb
+
+
+def calibrate_backs(
+    image: np.ndarray,
+    base: Profile,
+    source: str,
+    set_name: str,
+    squares: list[tuple[int, int]],
+    *,
+    grid: int | None = None,
+) -> tuple[Profile, tuple[int, int, int]]:
+    """The profile with the colour of this set's backs, from a photo with its tiles face down on
+    ``squares`` and no other tile (its faces calibrated first: the reader carries backs
+    to another light as the faces are carried); returns the colour learned."""
+    from companion.errors import CompanionError
+
+    names = [s.name for s in base.sets]
+    if set_name not in names:
+        raise CompanionError(f"set {set_name!r} has no face colour yet: calibrate its alphabet first")
+    grid = grid or base.grid
+    location = _locate(image, base, grid)
+    top_down = rectify(image, location, CELL_PX, MARGIN)
+    rgb, ratio = learn_backs(top_down, squares, CELL_PX, MARGIN, layout_for_grid(grid), base)
+    arrays = {}
+    for key, value in (("set_backs", rgb), ("set_backs_rel", ratio)):
+        rows = np.full((len(names), 3), np.nan, np.float32)
+        old = base.arrays.get(key)
+        if old is not None and len(old) == len(names):
+            rows[:] = old
+        rows[names.index(set_name)] = value
+        arrays[key] = rows
+    profile = replace(base, notes={**base.notes, f"backs:{set_name}": source}).with_arrays(**arrays)
+    return profile, rgb

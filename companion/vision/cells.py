@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -864,6 +865,7 @@ def gather_evidence(
             named_pol.append(polarity[i] if i is not None else (1 if luminance(rgb_to_bgr(s_.rgb)) >= 100 else -1))
         tiles, polarity = named, named_pol
         if "set_backs" in profile.arrays:
+            # A set whose backs were never calibrated has a row of NaN: it matches nothing.
             backs = [rgb_to_bgr(v) for v in profile.arrays["set_backs"]]
     profile_empty = profile.arrays.get("empty_bgr") if profile is not None else None
 
@@ -889,15 +891,24 @@ def gather_evidence(
             # Glyphs on a colour that is not a tile's are the board's print.
             candidate &= d_t < 1.5 * _TILE_RADIUS
         not_tile = d_t > 1.5 * _TILE_RADIUS
+        # Nor the colour of a known back: face-down tiles on a few squares of a class (the
+        # dungeon's edge walls cover half the triple words) must not become its empty look.
+        not_back = np.ones((R, C), bool)
+        plain_now = (classes == list(Premium).index(Premium.NONE)) & ~candidate
+        rel = profile.arrays.get("set_backs_rel") if profile is not None else None
+        relative_now = [rgb_to_bgr(v) * np.median(med[plain_now], axis=0) for v in rel] if rel is not None and plain_now.any() else []
+        for bk in [*backs, *relative_now]:
+            if np.isfinite(bk).all():
+                not_back &= colour_distance(lab_med, to_lab(bk)) > 1.5 * _TILE_RADIUS
         for k in np.unique(classes):
             in_k = classes == k
             bare = in_k & ~candidate
             # A class's look is what its squares without a letter show: mostly empty
-            # squares, a blank or back now and then. Prefer the ones unlike a tile body
-            # when there are enough (a board printed in a tile's colour leaves none, and
+            # squares, a blank or back now and then. Prefer the ones unlike a tile body (or
+            # a back) when there are enough (a board printed in a tile's colour leaves none, and
             # then the letters alone tell tiles apart); a class of one or two squares
             # (the centre) borrows the double-word look rather than a tile's.
-            unlike = bare & not_tile
+            unlike = bare & not_tile & not_back
             sel = unlike if unlike.sum() >= max(1, 0.3 * bare.sum()) else bare
             if in_k.sum() < 3:
                 # A class of one or two squares (the centre) cannot tell its empty look from
@@ -963,6 +974,13 @@ def gather_evidence(
         # A letter whose body was no tile's colour before the light was known (a face in a
         # shadow's edge, a lamp's spot) is judged again under the light found from the others.
         candidate |= lettered & (d_t < 1.5 * _TILE_RADIUS)
+    # The board's plain look here: what a back's calibrated ratio to it is carried by (a photo's
+    # exposure scales both alike, whatever else lies on the board).
+    plain = (classes == list(Premium).index(Premium.NONE)) & empty_known
+    plain_look = np.median(empty_look[plain], axis=0) if plain.any() else None
+    relative: list[np.ndarray] = []
+    if profile is not None and plain_look is not None and "set_backs_rel" in profile.arrays:
+        relative = [rgb_to_bgr(v) * plain_look for v in profile.arrays["set_backs_rel"]]
     if backs and match:
         # The profile's backs were seen under the profile's light and camera, as its faces
         # were: carry them as the faces found here differ from the profile's (one gain per
@@ -973,7 +991,12 @@ def gather_evidence(
             backs = [np.clip((bk + 24.0) * gain_ - 24.0, 0, 255).astype(np.float32) for bk in backs]
     d_b = np.full((R, C), np.inf, np.float32)
     back_set = np.zeros((R, C), np.int64)
-    for j, bk in enumerate(backs):
+    # A back matches as carried by the faces, or by its ratio to the board's plain look: the
+    # faces' colour found on a board swings with what lies on it (many faces, few), while the
+    # board's own print is always there.
+    for j, bk in [*enumerate(backs), *enumerate(relative)]:
+        if not np.isfinite(bk).all():
+            continue
         d = colour_distance(lab_med, to_lab(bk))
         back_set = np.where(d < d_b, j, back_set)
         d_b = np.minimum(d_b, d)
@@ -989,7 +1012,7 @@ def gather_evidence(
     return Evidence(
         stats, glyphs, at, tiles, polarity, backs, empty_look, empty_known, light, shift,
         d_e, d_t, which, d_b, back_set, glyph_ok,
-        extra={"small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified, "exposure": small_exposure,
+        extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified, "exposure": small_exposure,
                "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike, "borrowed": borrowed},
     )
 
@@ -1962,3 +1985,41 @@ def learn_empty(
         raise CompanionError(f"calibration needs the empty board, but {held} square(s) hold letters: {squares}")
     small, small_geo, _ = half_board(rectified, geo)
     return {"empty_bgr": square_stats(small, small_geo).median.astype(np.float32)}
+
+
+def learn_backs(
+    rectified: np.ndarray,
+    squares: Sequence[tuple[int, int]],
+    cell_px: int = CELL_PX,
+    margin: float = MARGIN,
+    layout: Layout | None = None,
+    profile: Profile | None = None,
+) -> tuple[tuple[int, int, int], tuple[float, float, float]]:
+    """The colour of a set's backs from a photo with its tiles face down on ``squares`` (and no
+    other tile), as the reader compares backs: under the board's reference light (this photo's
+    light divided out); and the same colour as a ratio to the board's plain squares (RGB),
+    which no exposure changes. A square that shows a letter or looks like the empty board is
+    one CompanionError line."""
+    from companion.core.board import STANDARD
+
+    layout = layout or STANDARD
+    geo = Geometry(layout.rows, layout.cols, cell_px, margin)
+    _check(rectified, geo)
+    if not squares:
+        raise CompanionError("calibrating backs needs at least one tile face down")
+    ev = gather_evidence(rectified, geo, layout, profile)
+    colours = []
+    for r, c in squares:
+        if not (0 <= r < geo.rows and 0 <= c < geo.cols):
+            raise CompanionError(f"square ({r}, {c}) is off the board")
+        if ev.glyph_at[r, c] >= 0:
+            raise CompanionError(f"square ({r}, {c}) shows a letter: lay the tiles face down")
+        if np.isfinite(ev.d_empty[r, c]) and ev.d_empty[r, c] < _TILE_RADIUS:
+            raise CompanionError(f"square ({r}, {c}) looks empty: lay a tile face down on it")
+        colours.append(ev.stats.median[r, c] / ev.light[r, c])
+    seen = np.median(np.array(colours), axis=0)
+    plain = ev.extra.get("plain_look")
+    if plain is None:
+        raise CompanionError("the board's plain squares are not seen: calibrate backs on the board")
+    ratio = seen / np.maximum(plain, 1.0)
+    return bgr_to_rgb(seen), (float(ratio[2]), float(ratio[1]), float(ratio[0]))

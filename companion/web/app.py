@@ -14,7 +14,8 @@ Endpoints (also in the README):
     GET  /api/session          {admin, csrf}: sets the session cookie if there is none
     POST /api/login            {"pin": "123456"} -> a new admin session (403 wrong, 429 locked)
     POST /api/logout
-    POST /api/admin/new-game   {game, names, control, challenge, tileset}
+    POST /api/admin/new-game   {game, names, control, challenge, tileset, seed; the dungeon: objects, dice}
+    POST /api/admin/dungeon    {action: "rack" | "refill" | "burn", tiles: "AEINRST"} (the solo dungeon)
     POST /api/admin/pause | /api/admin/resume | /api/admin/undo
     POST /api/admin/correct    {square: "H8", letter: "A" | "" (empty), blank: false}
     POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
@@ -255,10 +256,27 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     @app.post("/api/admin/new-game")
     def new_game() -> Response:
-        return admin_action(
-            {"game", "names", "control", "challenge", "tileset", "seed"},
-            lambda session, now, d: session.new_game(now, **d),
-        )
+        def start(session: Any, now: int, d: dict[str, Any]) -> None:
+            other = session.new_game(now, **d)
+            if other is not None:  # another game: its session is the one the page shows now
+                hub.replace_session(other)
+
+        return admin_action({"game", "names", "control", "challenge", "tileset", "seed", "objects", "dice"}, start)
+
+    @app.post("/api/admin/dungeon")
+    def dungeon() -> Response:
+        def act(session: Any, now: int, d: dict[str, Any]) -> None:
+            what = d.get("action")
+            if getattr(session, "game", None) != "dungeon":
+                raise ActionError("the game at the table is not the solo dungeon", 409)
+            if what == "rack":
+                session.enter_rack(now, d.get("tiles"))
+            elif what in ("refill", "burn"):
+                getattr(session, what)(now, d.get("tiles"))
+            else:
+                raise ActionError("action: rack, refill or burn")
+
+        return admin_action({"action", "tiles"}, act)
 
     @app.post("/api/admin/pause")
     def pause() -> Response:

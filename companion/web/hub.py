@@ -117,6 +117,12 @@ class Hub:
         self._inbox.put((fn, future))
         return future.result(timeout=timeout)
 
+    def replace_session(self, session: GameSession) -> None:
+        """Another game at the table (the organiser started one): called on the game thread
+        (inside :meth:`call`); the new game's document is published at once."""
+        self.session = session
+        self._refresh(force=True)
+
     def _run(self) -> None:
         while not self.stopped:
             try:

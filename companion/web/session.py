@@ -57,7 +57,7 @@ GAMES: tuple[tuple[str, str, bool], ...] = (
     ("super3", "Scrabble III (extended board)", False),
     ("stacking", "The stacking game", False),
     ("house", "Scrabble House (two boards, four players)", False),
-    ("dungeon", "The solo dungeon", False),
+    ("dungeon", "The solo dungeon", True),
 )
 # Tile sets that have a word list to judge by.
 TILESETS = ("en", "de")
@@ -330,12 +330,23 @@ class ClassicSession:
         challenge: Any = "single",
         tileset: Any = "en",
         seed: Any = None,
-    ) -> None:
+        objects: Any = None,
+        dice: Any = None,
+    ) -> Any:
+        """A new game: this session started again, or (another game) the session that holds it,
+        which the hub then serves (:meth:`Hub.replace_session`)."""
         known = {g[0]: g for g in GAMES}
         if game not in known:
             raise ActionError(f"no game {game!r} (known: {', '.join(known)})")
         if not known[game][2]:
             raise ActionError(f"{known[game][1]} is not available yet", 409)
+        if game == "dungeon":
+            from companion.dungeon_table import start_dungeon
+
+            return start_dungeon(getattr(self, "store", None), now_ms, names=names, tileset=tileset, seed=seed,
+                                 objects=objects, dice=dice, lexicon_for=self._lexicon_for)
+        if objects is not None or dice is not None:
+            raise ActionError("objects and dice are the solo dungeon's settings")
         if names is None:
             names = [p.name for p in self.state.players]
         self._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by="admin")

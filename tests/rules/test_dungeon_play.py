@@ -30,26 +30,17 @@ from companion.rules.dungeon import (
     Move,
     Refill,
     apply,
-    edge_wall_squares,
     new_game,
     remember_monsters,
 )
+from tests.rules.dungeon_scripts import WORDS, edges
 from tests.rules.dungeon_table import PhysicalBoard, one, setup_of, wall
-
-WORDS = frozenset(
-    "CAT CATS CAB CAD CAN TOO OX TO AT ACT TOE THE HE EAT TEA ZA QI AX XI "
-    "LANTERN NOTABLE ESCAPE EMBRACE EAST TAB BAT CAR ARC".split()
-)
 
 
 @pytest.fixture(scope="module")
 def generator():
     ts = get_tileset("en")
     return Generator(build(WORDS, ts.alphabetical()), ts)
-
-
-def edges():
-    return [wall(*squares, orientation=o) for o, squares in edge_wall_squares()]
 
 
 def start(*obstacles, letters=None, rack=None):

@@ -174,7 +174,7 @@ def test_admin_actions_are_refused_without_the_pin_and_work_with_it(page, live):
     page.click("#new-game button[type=submit]")
     page.wait_for_function("() => document.getElementById('players').textContent.includes('Eve')", timeout=3000)
     assert page.locator("g.piece.tile").count() == 0
-    assert page.locator("#game option[disabled]").count() == 4  # the games not yet available
+    assert page.locator("#game option[disabled]").count() == 3  # the games not yet available (the dungeon is)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone-admin")
     assert [p.name for p in live.session.state.players] == ["Cleo", "Dan", "Eve"]
@@ -222,3 +222,30 @@ def test_the_page_polls_when_streams_are_full(browser):
         context.close()
     finally:
         live.server.stop()
+
+
+def test_the_dungeon_plan_is_on_the_board_and_the_rack_entered_on_the_page(page, live):
+    open_live(page, live)
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    page.wait_for_selector("#admin", state="visible")
+    page.select_option("#game", "dungeon")
+    page.fill("#names", "Ann")
+    page.fill("#objects", "12")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#dungeon", state="visible")
+    doc = page.evaluate("fetch('/api/state').then(r => r.json())")
+    plan = doc["dungeon"]["plan"]
+    assert doc["game"]["name"] == "dungeon" and plan["asked"] == 12
+    # Every obstacle square outlined on the board with its kind's mark, and listed beside it.
+    assert page.locator("g.plan").count() == plan["tiles"]
+    marks = {"wall": "W", "monster": "M", "treasure": "T", "fixed letter": "F"}
+    for o in plan["objects"]:
+        for q in o["squares"]:
+            assert page.locator(f'g.plan[data-plan="{q["name"]}"] text.plan-mark').text_content() == marks[o["type"]]
+    assert page.locator("#dungeon-plan li").count() == len(plan["objects"])
+    assert "Lay out the plan" in page.inner_text("#dungeon-phase")
+    page.fill("#dungeon-tiles", "aeinrst")
+    page.click("#dungeon-rack-go")
+    page.wait_for_function("() => document.getElementById('dungeon-facts').textContent.includes('rack AEINRST')")
+    shot(page, "phone-dungeon-plan")

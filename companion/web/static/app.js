@@ -93,6 +93,7 @@ function render(next) {
   drawVerdicts();
   drawHistory();
   drawAdminChoices();
+  drawDungeon();
   drawClocks();
   document.body.dataset.version = String(doc.version);
 }
@@ -215,6 +216,58 @@ function drawBoardInto(b, board, title) {
   if (labelled) {
     board.append(svg("text", { x: w / 2, y: h - 5, class: "preview-label", "text-anchor": "middle" }, b.preview.label));
   }
+  if (doc.dungeon) drawPlan(board, doc.dungeon.plan);
+}
+
+// The dungeon's plan on the board: every obstacle's squares outlined, its kind's mark in a corner
+// (W wall, M monster, T treasure, F fixed letter), so the player lays it out square by square.
+function drawPlan(board, plan) {
+  for (const o of plan.objects) {
+    const mark = { wall: "W", monster: "M", treasure: "T", "fixed letter": "F" }[o.type];
+    for (const q of o.squares) {
+      const x = MARGIN + q.col * CELL, y = MARGIN + q.row * CELL;
+      const g = svg("g", { class: `plan ${o.type.replace(" ", "-")}`, "data-plan": q.name });
+      g.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "plan-box" }));
+      g.append(svg("text", { x: x + CELL - 4, y: y + 11, "text-anchor": "end", class: "plan-mark" }, mark));
+      g.append(svg("title", {}, `${q.name}: ${o.type}${o.orientation ? ` (${o.orientation})` : ""}, ` +
+        `${o.face === "up" ? "face up" : "face down"}${o.token ? ", a token on it" : ""}`));
+      board.append(g);
+    }
+  }
+}
+
+const PHASES = {
+  "set-up": "Lay out the plan: walls and monsters face down, treasure face up, tokens on treasure and monsters; then press the button.",
+  rack: "The set-up stands. Draw seven tiles and enter them below.",
+  play: "Your move: lay a word and press the button. Refill or burn below.",
+  over: "The game is over.",
+};
+
+function drawDungeon() {
+  const d = doc.dungeon;
+  $("dungeon").hidden = !d;
+  if (!d) return;
+  $("dungeon-phase").textContent = PHASES[d.phase] || d.phase;
+  const facts = [];
+  if (d.state) {
+    facts.push(`score ${d.state.score}`, `rack ${d.state.rack || "?"}`, `bag ${d.state.bag}`);
+    if (d.state.reveals) facts.push(`${d.state.reveals} reveal${d.state.reveals > 1 ? "s" : ""} banked`);
+    if (d.state.result) facts.push(d.state.result);
+  } else if (d.rack_entered) facts.push(`rack ${d.rack_entered}`);
+  $("dungeon-facts").textContent = facts.join(" · ");
+  const problems = $("dungeon-problems");
+  problems.replaceChildren();
+  for (const p of d.problems) problems.append(el("li", {}, p));
+  const list = $("dungeon-plan");
+  list.replaceChildren();
+  for (const o of d.plan.objects) {
+    const how = `${o.face === "up" ? "face up" : "face down"}${o.token ? ", token" : ""}`;
+    const what = o.type + (o.orientation ? ` (${o.orientation}${o.edge ? ", edge" : ""})` : "");
+    list.append(el("li", {}, `${what}: ${o.squares.map((q) => q.name).join(" ")}, ${how}`));
+  }
+  $("dungeon-counts").textContent = `${d.plan.counted} objects (${d.plan.asked} asked), ${d.plan.tiles} tiles`;
+  $("dungeon-rack-go").hidden = d.phase !== "set-up" && d.phase !== "rack";
+  $("dungeon-refill").hidden = $("dungeon-burn").hidden = d.phase !== "play";
 }
 
 function drawSquare(sq) {
@@ -338,7 +391,7 @@ function drawHistory() {
       case "challenge-bonus": what = "challenge bonus"; break;
       case "end-rack-points": what = `racks (${row.tiles})`; break;
       case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
-      default: what = row.what || row.kind;
+      default: what = row.message || row.kind;
     }
     tr.append(el("td", {}, what));
     tr.append(el("td", { class: "num" }, row.points === undefined ? "" : (row.points > 0 ? "+" : "") + row.points));
@@ -374,6 +427,7 @@ function drawAdminChoices() {
   if (preset) $("control").value = preset.name;
   $("challenge").value = doc.game.challenge;
   $("tileset").value = doc.game.tileset;
+  $("game").value = doc.game.name;
   $("names").value = doc.players.map((p) => p.name).join("\n");
 }
 
@@ -515,9 +569,21 @@ function wireAdmin() {
   $("new-game").addEventListener("submit", (e) => {
     e.preventDefault();
     const names = $("names").value.split("\n").map((s) => s.trim()).filter(Boolean);
-    action("/api/admin/new-game", { game: $("game").value, names, control: $("control").value,
-      challenge: $("challenge").value, tileset: $("tileset").value }, "New game started.");
+    const game = $("game").value;
+    const settings = { game, names, control: $("control").value, challenge: $("challenge").value, tileset: $("tileset").value };
+    if (game === "dungeon") {
+      // One player; the dice's settings instead of the clock's.
+      delete settings.control; delete settings.challenge;
+      settings.names = names.slice(0, 1);
+      settings.objects = Number($("objects").value);
+      settings.dice = Number($("dice").value);
+    }
+    action("/api/admin/new-game", settings, "New game started.");
   });
+  for (const [id, what] of [["dungeon-rack-go", "rack"], ["dungeon-refill", "refill"], ["dungeon-burn", "burn"]]) {
+    $(id).addEventListener("click", () => action("/api/admin/dungeon", { action: what, tiles: $("dungeon-tiles").value.trim() },
+      { rack: "Rack entered.", refill: "Refilled.", burn: "Burnt." }[what]));
+  }
 }
 
 async function showPageUrl() {
