@@ -69,7 +69,7 @@ COVERED_SHARE = 0.1  # a square this much covered by the hand's pixels counts as
 MOTION = 0.04  # mean log change of a square between two frames that counts as motion (4 %)
 CHANGE = 0.06  # ... and since the last quiet board, that counts as changed
 RING_IN, RING_OUT = 0.1, 0.45  # the ring outside the grid watched for an arm, in squares
-ADOPT_AFTER = 15  # still frames after which a changed board becomes the reference
+ADOPT_AFTER = 6  # still frames after which a changed board becomes the reference
 RING_FACTOR = 1.5  # the ring is narrow and noisier: it needs this much more change
 
 OCCLUDED = 0.5  # a square with this occlusion or more counts as under the hand
