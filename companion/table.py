@@ -314,9 +314,10 @@ class TableSession(ClassicSession):
 def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "tournament",
                     challenge: str = "single", tileset: str = "en", seed: int | None = None,
                     lexicon_for: Callable[[str], Container[str]] | None = None,
-                    clock: Callable[[StoredEvent | None], Any] | None = None) -> tuple[Any, Any]:
+                    clock: Callable[[StoredEvent | None], Any] | None = None,
+                    start: Callable[[int], Any] | None = None) -> tuple[Any, Any]:
     """The game in progress in ``store`` (restored from its log: a classic game, or a dungeon
-    started from the page), else a new classic one; and the
+    started from the page), else a new one (``start(now_ms)``, else a classic game); and the
     table's clock continuing the log's time (``clock(last_event)``, :meth:`TableClock.resumed`
     unless given). The one place the demo and ``companion run`` start a table's game."""
     if lexicon_for is None:
@@ -332,8 +333,11 @@ def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "t
     now = (clock or TableClock.resumed)(store.last())
     if session is None:
         try:
-            session = TableSession(store, list(names)[:4], control=control, challenge=challenge,
-                                   tileset=tileset, seed=seed, now_ms=now(), lexicon_for=lexicon_for)
+            if start is not None:
+                session = start(now())
+            else:
+                session = TableSession(store, list(names)[:4], control=control, challenge=challenge,
+                                       tileset=tileset, seed=seed, now_ms=now(), lexicon_for=lexicon_for)
         except ActionError as exc:
             raise CompanionError(str(exc)) from None
     return session, now

@@ -60,7 +60,7 @@ def describe(event: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
-    if cfg.players == 1 or cfg.boards != 1:
+    if cfg.boards != 1:
         return _clocks(args, cfg)
     return _table(args, cfg)
 
@@ -113,7 +113,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
     from companion.store import open_store
     from companion.table import Table, reader_analyser, resume_or_start, serve_panel
 
-    control = session_control(cfg)
+    control = session_control(cfg) if cfg.players > 1 else "untimed"  # the dungeon keeps no clock at the table yet
     profile = None
     if cfg.camera.profile:
         from companion.vision.profile import load_profile
@@ -126,7 +126,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         store = open_store(data_dir())
         stack.callback(store.close)
         session, clock = resume_or_start(store, cfg.player_names(), control=control, challenge=cfg.challenge,
-                                         tileset=cfg.tileset, seed=None)
+                                         tileset=cfg.tileset, seed=None, start=_dungeon_start(cfg, store))
         # A dungeon in progress (started from the page) has its own tile set and board.
         tileset = session.tileset if session.game == "dungeon" else session.state.tileset.name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
@@ -154,7 +154,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
                       trace=lambda line: print(f"table: {line}", flush=True))
         each_round = _watchdog()
         players = 1 if session.game == "dungeon" else len(session.state.players)
-        print(f"companion: table ready ({players} players, {cfg.camera.source} camera, game log in {store.path})",
+        print(f"companion: table ready ({players} player{'s' if players != 1 else ''}, {cfg.camera.source} camera, game log in {store.path})",
               flush=True)
         notify(f"READY=1\nSTATUS=table ready, {players} players")
         table.start(live.stop, each_round)
@@ -163,6 +163,21 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         serve_panel(panel, table, live.hub, live.stop, lambda line: print(line, flush=True))
     print("companion: stopped", file=sys.stderr)
     return 0
+
+
+def _dungeon_start(cfg: Config, store: Any) -> Callable[[int], Any] | None:
+    """With one player, a new game is the solo dungeon: its set-up rolled with [dice] (count,
+    seed), shown on the page, checked by the camera when the player presses."""
+    if cfg.players != 1:
+        return None
+    from companion.dungeon_table import DungeonSession
+    from companion.rules.dungeon import roll_setup
+
+    def start(now_ms: int) -> Any:
+        return DungeonSession(store, roll_setup(dice=cfg.dice, seed=cfg.seed), name=cfg.player_names()[0],
+                              tileset=cfg.tileset, now_ms=now_ms)
+
+    return start
 
 
 def _factory(args: argparse.Namespace) -> Any:

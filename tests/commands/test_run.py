@@ -115,6 +115,35 @@ def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path
     assert game_ids[0] == game_ids[1]
 
 
+def test_run_with_one_player_sets_up_the_solo_dungeon_from_the_dice_seed(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE + '[game]\nplayers = 1\nnames = ["Jo"]\n[clock]\nkind = "stopwatch"\n'
+                      '[dice]\ncount = 4\nseed = "cave"\n')
+    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
+    env.pop("NOTIFY_SOCKET", None)
+    plans = []
+    for _ in range(2):  # the second run goes on with the first's dungeon
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            lines: list[str] = []
+            state = _get_state(lines, proc)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert any("table ready (1 player, synthetic camera" in line for line in lines)
+        assert state["game"]["name"] == "dungeon" and [p["name"] for p in state["players"]] == ["Jo"]
+        assert state["dungeon"]["phase"] == "set-up"
+        plans.append(state["dungeon"]["plan"])
+    from companion.dungeon_table import plan_json
+    from companion.rules.dungeon import roll_setup
+
+    assert plans[0] == plans[1] == json.loads(json.dumps(plan_json(roll_setup(dice=4, seed="cave"))))
+
+
 def test_run_with_a_bad_configuration_is_one_line(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[pins]\nbuzzer = 1\n")
