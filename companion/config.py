@@ -40,6 +40,7 @@ boards = 1           # 2 for Scrabble House: one clock per board, the players sh
 tileset = "en"       # the tiles on the table: "en" or "de"
 # names = ["Ann", "Ben"]   # the players in seat order, as the page shows them (default Player 1, ...)
 challenge = "single" # void (every word checked when played), single, double or five-points
+# colours = ["white", "red"]  # Scrabble House: board 1's set and board 2's, as the profiles name them
 
 [clock]
 kind = "countdown"   # or "stopwatch": counts up (the solo dungeon)
@@ -78,6 +79,12 @@ device = 0           # the camera's number (picamera2, device) or, for device, a
 folder = ""          # source = "folder": the folder of photos (required then)
 profile = ""         # a calibration profile (companion calibrate); "": find the board in each frame
 
+# Scrabble House (boards = 2): the second board's camera, the same keys; by default the same
+# source with device = 1 (a Raspberry Pi 5 takes two cameras).
+# [camera2]
+# device = 1
+# profile = "/etc/companion/board2.json"
+
 [web]
 # The live page on the players' phones, served by `companion run`.
 host = "0.0.0.0"     # all addresses: the phones are on the LAN
@@ -104,6 +111,8 @@ class Config:
     web: WebConfig = field(default_factory=lambda: WebConfig())
     names: tuple[str, ...] | None = None  # None: "Player 1", "Player 2", ...
     challenge: str = "single"
+    colours: tuple[str, str] = ("white", "red")  # Scrabble House: each board's set (profile set names)
+    camera2: CameraConfig | None = None  # Scrabble House: the second board's camera
 
     def player_names(self) -> list[str]:
         return list(self.names) if self.names else [f"Player {i + 1}" for i in range(self.players)]
@@ -169,8 +178,8 @@ def parse_config(text: str, name: str = "config") -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise CompanionError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
-    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "web"})
-    game = r.table(doc, "game", {"players", "boards", "tileset", "names", "challenge"})
+    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web"})
+    game = r.table(doc, "game", {"players", "boards", "tileset", "names", "challenge", "colours"})
     clock = r.table(doc, "clock", {
         "kind", "overtime", "overtime_points_per_minute", "overtime_cap_minutes", "lockout_ms", "stages",
     })
@@ -209,6 +218,12 @@ def parse_config(text: str, name: str = "config") -> Config:
     pin_map = _pins(r, pins, players)
     tileset = r.choice(game, "game.tileset", "en", ("en", "de"))
     camera = _camera(r, r.table(doc, "camera", {"source", "device", "folder", "profile"}))
+    second = r.table(doc, "camera2", {"source", "device", "folder", "profile"})
+    camera2 = _camera(r, second, "camera2", camera.source, 1) if boards == 2 else None
+    colours = game.get("colours", ["white", "red"])
+    if (not isinstance(colours, list) or len(colours) != 2 or not all(isinstance(c, str) and c.strip() for c in colours)
+            or colours[0].strip() == colours[1].strip()):
+        raise CompanionError(f"{name}: game.colours: two different set names, board 1's then board 2's")
     web = _web(r, r.table(doc, "web", {"host", "port", "max_clients"}))
     names = game.get("names")
     if names is not None:
@@ -220,22 +235,23 @@ def parse_config(text: str, name: str = "config") -> Config:
             raise CompanionError(f"{name}: game.names: two players have the same name")
     challenge = r.choice(game, "game.challenge", "single", CHALLENGES)
     return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
-                  tileset, camera, web, None if names is None else tuple(names), challenge)
+                  tileset, camera, web, None if names is None else tuple(names), challenge,
+                  (colours[0].strip(), colours[1].strip()), camera2)
 
 
-def _camera(r: _Reader, t: dict) -> CameraConfig:
-    source = r.choice(t, "camera.source", "picamera2", CAMERA_SOURCES)
-    device = t.get("device", 0)
+def _camera(r: _Reader, t: dict, key: str = "camera", source: str = "picamera2", device: int = 0) -> CameraConfig:
+    source = r.choice(t, f"{key}.source", source, CAMERA_SOURCES)
+    device = t.get("device", device)
     if isinstance(device, bool) or not isinstance(device, (int, str)) or (isinstance(device, int) and not 0 <= device <= 63):
-        raise r.fail("camera.device", f"a camera number from 0 to 63 or a device path, not {device!r}")
+        raise r.fail(f"{key}.device", f"a camera number from 0 to 63 or a device path, not {device!r}")
     if isinstance(device, str) and not device.strip():
-        raise r.fail("camera.device", "an empty path (a number like 0, or a path like \"/dev/video2\")")
+        raise r.fail(f"{key}.device", "an empty path (a number like 0, or a path like \"/dev/video2\")")
     if source == "picamera2" and not isinstance(device, int):
-        raise r.fail("camera.device", f"picamera2 takes a camera number, not {device!r}")
-    folder = r.text(t, "camera.folder", "")
+        raise r.fail(f"{key}.device", f"picamera2 takes a camera number, not {device!r}")
+    folder = r.text(t, f"{key}.folder", "")
     if source == "folder" and not folder:
-        raise r.fail("camera.folder", "missing (source = \"folder\" needs the folder of photos)")
-    profile = r.text(t, "camera.profile", "")
+        raise r.fail(f"{key}.folder", "missing (source = \"folder\" needs the folder of photos)")
+    profile = r.text(t, f"{key}.profile", "")
     return CameraConfig(source, device, folder, profile)
 
 

@@ -325,7 +325,12 @@ def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "t
 
         lexicon_for = load_lexicon
     session: Any = TableSession.restore(store, lexicon_for=lexicon_for)
-    if session is None and store.current_game() is not None:
+    current = store.current_game()
+    if session is None and current is not None and current.startswith("house-"):
+        from companion.house_table import HouseSession
+
+        session = HouseSession.restore(store, lexicon_for=lexicon_for)
+    elif session is None and current is not None:
         # The game in progress is the solo dungeon (started from the page): it goes on.
         from companion.dungeon_table import DungeonSession
 
@@ -601,16 +606,18 @@ def lights(s: TableSession, now: int) -> tuple[set[int], set[int]]:
     return on, {i for i in on if s.clocks.overtime_ms(i, now) > 0}
 
 
-def serve_panel(panel: Any, table: Table, hub: Any, stop: threading.Event, say: Callable[[str], None]) -> None:
+def serve_panel(panel: Any, tables: Sequence[Table], hub: Any, stop: threading.Event, say: Callable[[str], None],
+                table_of: Callable[[int], int] = lambda player: 0) -> None:
     """The buttons and lights of ``panel`` (:class:`companion.clock.gpio.Panel`) until ``stop``:
-    a player's button goes to the table (whose thread judges the press), the pause button to
+    a player's button goes to the table of the player's board (``table_of``; its thread judges
+    the press), the pause button to
     the game through the hub; the LEDs follow the session's clocks. Only enqueues and reads:
     the button callbacks' thread and this one never wait for a board to be read.
 
     The buzzer: a short double beep when a press ends in a question (the player must look at
     the page), the flag's long beep when a player's time runs out (overtime begins)."""
     shown: tuple[set[int], set[int]] | None = None
-    heard = len(table.verdicts)
+    heard = [len(t.verdicts) for t in tables]
     while not stop.is_set():
         try:
             button, at = panel.presses.get(timeout=0.1)
@@ -618,7 +625,8 @@ def serve_panel(panel: Any, table: Table, hub: Any, stop: threading.Event, say: 
             button = None
         try:
             if button is not None and button.startswith("player"):
-                table.press(int(button[len("player"):]) - 1, at)
+                player = int(button[len("player"):]) - 1
+                tables[table_of(player)].press(player, at)
                 say(f"press {button} at {format_ms(at)}")
             elif button == "pause":
                 say(f"pause: {hub.call(toggle_pause)}")
@@ -626,8 +634,11 @@ def serve_panel(panel: Any, table: Table, hub: Any, stop: threading.Event, say: 
         except (ActionError, CompanionError) as exc:
             say(f"companion: {button}: {exc}")
             continue
-        verdicts = table.verdicts[heard:]  # (appended by the table's thread; a list append is atomic)
-        heard += len(verdicts)
+        verdicts = []
+        for i, t in enumerate(tables):
+            new = t.verdicts[heard[i]:]  # (appended by the table's thread; a list append is atomic)
+            heard[i] += len(new)
+            verdicts += new
         if any(v.get("kind") == "question" for v in verdicts):
             panel.beep("invalid")
         if shown is not None and now_lights[1] - shown[1]:

@@ -10,8 +10,9 @@ once the page is served and the loop runs, and pings the watchdog from the table
 hung loop is restarted. SIGTERM or Ctrl-C stop it cleanly. ``--mock`` runs on gpiozero's mock
 pins, on any machine.
 
-The solo dungeon (game.players = 1) and Scrabble House (game.boards = 2) have no table loop
-yet: for them it runs the clocks alone, each clock event printed as a line.
+With game.players = 1 the game is the solo dungeon (its set-up rolled from [dice]); with
+game.boards = 2 it is Scrabble House: two cameras ([camera], [camera2]), one table loop per board
+in one process, four buttons, two clocks.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from companion.clock.dice import dice_rng, placement
-from companion.clock.engine import MINUTE_MS, Lockout, Overtime, format_ms
-from companion.config import Config, default_path, load_config
+from companion.clock.engine import MINUTE_MS, Overtime
+from companion.config import CameraConfig, Config, default_path, load_config
 from companion.errors import CompanionError
 from companion.notify import notify, watchdog_interval_s
 
@@ -45,23 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def describe(event: Any) -> str:
-    """An event as a journal line: its kind and its fields, times as clock faces."""
-    if not hasattr(event, "__dataclass_fields__"):
-        return repr(event)
-    parts = []
-    for name in event.__dataclass_fields__:
-        value = getattr(event, name)
-        if name.endswith("_ms") and name != "at_ms":
-            value = format_ms(value)
-        parts.append(f"{name}={value}")
-    return f"{type(event).__name__} " + " ".join(parts)
-
-
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
-    if cfg.boards != 1:
-        return _clocks(args, cfg)
+    if cfg.boards != 1 and cfg.players != 4:
+        raise CompanionError(f"{cfg.source}: game.players: Scrabble House (boards = 2) is for 4 players, not {cfg.players}")
     return _table(args, cfg)
 
 
@@ -87,8 +74,9 @@ def session_control(cfg: Config) -> str | dict[str, Any]:
     return {"minutes": minutes, "increment_seconds": st.increment_ms / 1000, "overtime": c.overtime is not None}
 
 
-def open_camera(cfg: Config) -> Any:
-    """The configuration's camera, opened; a camera that cannot open is one line."""
+def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
+    """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
+    synthetic camera's board (one per board at a House table)."""
     from companion.vision.sources import (
         FolderSource,
         OpenCVDeviceSource,
@@ -96,39 +84,41 @@ def open_camera(cfg: Config) -> Any:
         SyntheticSource,
     )
 
-    cam = cfg.camera
     if cam.source == "picamera2":
         return Picamera2Source(int(cam.device))
     if cam.source == "device":
         return OpenCVDeviceSource(cam.device)
     if cam.source == "folder":
         return FolderSource(Path(cam.folder).expanduser(), loop=True)
-    return SyntheticSource(seed=0, loop=True)
+    return SyntheticSource(seed=seed, loop=True)
 
 
 def _table(args: argparse.Namespace, cfg: Config) -> int:
     from companion.clock.gpio import Panel
     from companion.commands.serve import serving
+    from companion.house_table import BoardHub
     from companion.lexicon.store import data_dir
     from companion.store import open_store
     from companion.table import Table, reader_analyser, resume_or_start, serve_panel
 
-    control = session_control(cfg) if cfg.players > 1 else "untimed"  # the dungeon keeps no clock at the table yet
-    profile = None
-    if cfg.camera.profile:
-        from companion.vision.profile import load_profile
-
-        profile = load_profile(Path(cfg.camera.profile).expanduser())
+    house = cfg.boards == 2
+    control = session_control(cfg) if cfg.players > 1 and not house else "untimed"
+    cams = [cfg.camera] + ([cfg.camera2] if house and cfg.camera2 is not None else [])
+    profiles = [_profile(cam) for cam in cams]
     factory = _factory(args)
     with ExitStack() as stack:
-        camera = open_camera(cfg)
-        stack.callback(camera.close)
+        cameras = []
+        for i, cam in enumerate(cams):
+            cameras.append(open_camera(cam, seed=i))
+            stack.callback(cameras[-1].close)
         store = open_store(data_dir())
         stack.callback(store.close)
         session, clock = resume_or_start(store, cfg.player_names(), control=control, challenge=cfg.challenge,
-                                         tileset=cfg.tileset, seed=None, start=_dungeon_start(cfg, store))
+                                         tileset=cfg.tileset, seed=None,
+                                         start=_house_start(cfg, store) if house else _dungeon_start(cfg, store))
         # A dungeon in progress (started from the page) has its own tile set and board.
-        tileset = session.tileset if session.game == "dungeon" else session.state.tileset.name
+        tileset = {"dungeon": lambda: session.tileset, "house": lambda: session.state.options.tileset}.get(
+            session.game, lambda: session.state.tileset.name)()
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
@@ -149,20 +139,57 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, stop_now)
         stack.callback(stop_now)
-        grid = 15 if session.game == "dungeon" else session.state.board.layout.rows
-        table = Table(live.hub, camera, reader_analyser(tileset, grid, profile),
-                      trace=lambda line: print(f"table: {line}", flush=True))
+        grid = 15 if session.game in ("dungeon", "house") else session.state.board.layout.rows
+        # One table per board, each with its own camera and thread; a House table's through
+        # its board's face of the one hub.
+        hubs = [BoardHub(live.hub, i) for i in range(len(cameras))] if session.game == "house" else [live.hub]
+        if len(hubs) != len(cameras):
+            raise CompanionError(f"{cfg.source}: game.boards: the game in progress ({session.game}) is not what the "
+                                 "configuration's cameras are for")
+        tables = [Table(hub, camera, reader_analyser(tileset, grid, profile),
+                        trace=lambda line, i=i: print(f"table{'' if len(hubs) == 1 else i + 1}: {line}", flush=True))
+                  for i, (hub, camera, profile) in enumerate(zip(hubs, cameras, profiles))]
         each_round = _watchdog()
-        players = 1 if session.game == "dungeon" else len(session.state.players)
-        print(f"companion: table ready ({players} player{'s' if players != 1 else ''}, {cfg.camera.source} camera, game log in {store.path})",
-              flush=True)
+        players = {"dungeon": 1, "house": 4}.get(session.game) or len(session.state.players)
+        where = " and ".join(c.source for c in cams)
+        print(f"companion: table ready ({players} player{'s' if players != 1 else ''}, {where} camera"
+              f"{'s' if len(cams) > 1 else ''}, game log in {store.path})", flush=True)
         notify(f"READY=1\nSTATUS=table ready, {players} players")
-        table.start(live.stop, each_round)
-        stack.callback(table.stop)
+        for table in tables:
+            table.start(live.stop, each_round)
+            stack.callback(table.stop)
 
-        serve_panel(panel, table, live.hub, live.stop, lambda line: print(line, flush=True))
+        serve_panel(panel, tables, live.hub, live.stop, lambda line: print(line, flush=True),
+                    table_of=(lambda player: player // 2) if session.game == "house" else (lambda player: 0))
     print("companion: stopped", file=sys.stderr)
     return 0
+
+
+def _profile(cam: CameraConfig) -> Any:
+    if not cam.profile:
+        return None
+    from companion.vision.profile import load_profile
+
+    return load_profile(Path(cam.profile).expanduser())
+
+
+def _house_start(cfg: Config, store: Any) -> Callable[[int], Any]:
+    """A new Scrabble House match: the four players in order, 1 and 2 at board 1 (the bottom
+    edge, the top), 3 and 4 at board 2, partners 1 and 3, 2 and 4; each board's set by its
+    colour; sudden-death clocks of the first stage's minutes (the rules' flag fall)."""
+    from companion.house_table import HouseSession
+    from companion.rules.house import HouseOptions
+
+    c = cfg.control
+    if c is None or len(c.stages) != 1 or c.stages[0].increment_ms or c.stages[0].bronstein_ms or c.stages[0].delay_ms:
+        raise CompanionError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
+    minutes = c.stages[0].time_ms / MINUTE_MS
+
+    def start(now_ms: int) -> Any:
+        options = HouseOptions(tileset=cfg.tileset, colours=cfg.colours, minutes=minutes)
+        return HouseSession(store, cfg.player_names(), options=options, now_ms=now_ms)
+
+    return start
 
 
 def _dungeon_start(cfg: Config, store: Any) -> Callable[[int], Any] | None:
@@ -198,36 +225,3 @@ def _watchdog() -> Callable[[], None]:
             last_ping[0] = time.monotonic()
 
     return each_round
-
-
-def _clocks(args: argparse.Namespace, cfg: Config) -> int:
-    """The clocks alone (the solo dungeon, Scrabble House): no table loop for them yet."""
-    from companion.clock.gpio import ClockDriver, Panel
-
-    factory = None
-    if args.mock:
-        from gpiozero.pins.mock import MockFactory
-
-        factory = MockFactory()
-    panel = Panel(cfg.used_pins(), pin_factory=factory)
-    rng = dice_rng(cfg.seed)
-    driver = ClockDriver(cfg.clocks(), Lockout(cfg.lockout_ms), panel, roll=lambda: placement(cfg.dice, rng))
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-
-    each_round = _watchdog()
-
-    def on_events(events: list[Any]) -> None:
-        for e in events:
-            print(describe(e), flush=True)
-
-    print(f"companion: clocks ready ({cfg.players} players, {cfg.source})", flush=True)
-    notify(f"READY=1\nSTATUS=clocks ready, {cfg.players} players")
-    try:
-        driver.run(panel.presses, stop, on_events, each_round=each_round)
-    finally:
-        notify("STOPPING=1")
-        panel.close()
-    print("companion: stopped", file=sys.stderr)
-    return 0

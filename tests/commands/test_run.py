@@ -34,8 +34,9 @@ def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
         path = str(Path(d) / "notify")
         server.bind(path)
         server.settimeout(60)  # only a guard against a hang: every step waits for a message
+        # faulthandler: a process that does not end is asked (SIGABRT) to print every thread's stack.
         env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000",
-               "COMPANION_DATA_DIR": str(tmp_path / "data")}
+               "COMPANION_DATA_DIR": str(tmp_path / "data"), "PYTHONFAULTHANDLER": "1"}
         proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -48,7 +49,12 @@ def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
             while (msg := _recv_or_report(server, proc)) == b"WATCHDOG=1":
                 pass
             assert msg == b"STOPPING=1"
-            out, err = proc.communicate(timeout=60)
+            try:
+                out, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGABRT)
+                out, err = proc.communicate(timeout=30)
+                raise AssertionError(f"still running 60 s after STOPPING=1; its threads: {err[-6000:]}") from None
         finally:
             proc.kill()
             proc.wait()
@@ -142,6 +148,35 @@ def test_run_with_one_player_sets_up_the_solo_dungeon_from_the_dice_seed(tmp_pat
     from companion.rules.dungeon import roll_setup
 
     assert plans[0] == plans[1] == json.loads(json.dumps(plan_json(roll_setup(dice=4, seed="cave"))))
+
+
+def test_run_with_two_boards_serves_scrabble_house_from_two_cameras(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE + '[camera2]\nsource = "synthetic"\n'
+                      '[game]\nplayers = 4\nboards = 2\nnames = ["Ann", "Bob", "Cy", "Di"]\ncolours = ["ivory", "wood"]\n'
+                      '[clock]\nstages = [{ minutes = 20 }]\n')
+    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
+    env.pop("NOTIFY_SOCKET", None)
+    ids = []
+    for _ in range(2):  # the second run goes on with the first's match
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            lines: list[str] = []
+            state = _get_state(lines, proc)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert any("table ready (4 players, synthetic and synthetic cameras" in line for line in lines)
+        assert state["game"]["name"] == "house" and [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy", "Di"]
+        assert len(state["boards"]) == 2
+        ids.append(state["game"]["id"])
+    assert ids[0] == ids[1]
+    bad = _bad(tmp_path, TABLE + "[game]\nplayers = 2\nboards = 2\n")[1]
+    assert "game.players: Scrabble House (boards = 2) is for 4 players, not 2" in bad
 
 
 def test_run_with_a_bad_configuration_is_one_line(tmp_path):

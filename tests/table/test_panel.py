@@ -54,7 +54,7 @@ def test_buttons_on_mock_pins_make_moves_through_the_tables_thread(tmp_path):
     stop = threading.Event()
     said: list[str] = []
     table = demo.table(hub).start(stop)
-    buttons = threading.Thread(target=serve_panel, args=(panel, table, hub, stop, said.append), daemon=True)
+    buttons = threading.Thread(target=serve_panel, args=(panel, [table], hub, stop, said.append), daemon=True)
     buttons.start()
     button, led = pins.player_buttons, pins.player_leds
     try:
