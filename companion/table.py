@@ -399,10 +399,12 @@ def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callab
     """The board reader on camera frames, and a hand tracker over the stream (a hand over the
     board, or anything moving on it or entering across its edge since the frame before) that
     tells the stabiliser which frames to leave out."""
+    from companion.heap import keep_freed_memory
     from companion.vision.grid import GridLocation
     from companion.vision.hands import HandTracker
     from companion.vision.reader import read_board
 
+    keep_freed_memory()  # a reading's buffers reused frame after frame, not mapped anew
     trackers: dict[Any, HandTracker] = {}
 
     def tracker_for(location: GridLocation) -> HandTracker:

@@ -137,7 +137,7 @@ def _orient(h: np.ndarray, rows: int, cols: int, hint: GridLocation | None) -> n
     """The same grid relabelled to the contract's orientation (see the module docstring)."""
     grid = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64)
     x, y = project(h, grid[:, 0], grid[:, 1])
-    img = np.c_[x, y]
+    img = np.column_stack((x, y))
     # Shoelace area: the grid's corner order is clockwise on screen (y down); a homography
     # found from lines alone may have mirrored it.
     area = np.sum(img[:, 0] * np.roll(img[:, 1], -1) - np.roll(img[:, 0], -1) * img[:, 1])
@@ -220,7 +220,7 @@ def _refine_hint(image: np.ndarray, rows: int, cols: int, hint: GridLocation) ->
 
 def _project_corners(h: np.ndarray, rows: int, cols: int) -> np.ndarray:
     x, y = project(h, np.array([0.0, cols, cols, 0.0]), np.array([0.0, 0.0, rows, rows]))
-    return np.c_[x, y]
+    return np.column_stack((x, y))
 
 
 def _attempts(image: np.ndarray, rows: int, cols: int, coarse_px: int) -> Iterator["_Found"]:

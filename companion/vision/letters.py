@@ -43,8 +43,9 @@ def _cell_histograms(x: np.ndarray) -> np.ndarray:
     pos = ang.reshape(n, s, s) * (_BINS / np.pi) - 0.5
     lo = np.floor(pos)
     frac = pos - lo
-    lo = lo.astype(np.int32) % _BINS
-    hi = (lo + 1) % _BINS
+    # (BINS is a power of two: the mask is the modulo, -1 included, and far cheaper.)
+    lo = lo.astype(np.int32) & (_BINS - 1)
+    hi = (lo + 1) & (_BINS - 1)
     mag = mag.reshape(n, s, s)
     c = s // _CELL
     # Each pixel votes into its cell's two nearest orientation bins: one bincount per batch.
@@ -84,13 +85,13 @@ def glyph_features(batch: np.ndarray, turns: bool = False) -> np.ndarray:
     pooled = x.reshape(n, 8, s // 8, 8, s // 8).mean((2, 4))
     if not turns:
         return _features(cells, pooled)
-    out = []
-    for k in range(4):
-        # np.rot90 by k turns the picture counter-clockwise: gradient angles grow by k * 90
-        # degrees as the image shows them (y down), which is -k * 90 in the maths sense.
-        c_k = np.roll(np.rot90(cells, k=k, axes=(1, 2)), -k * (_BINS // 2), axis=3)
-        out.append(_features(np.ascontiguousarray(c_k), np.rot90(pooled, k=k, axes=(1, 2))))
-    return np.stack(out, axis=1)
+    # np.rot90 by k turns the picture counter-clockwise: gradient angles grow by k * 90
+    # degrees as the image shows them (y down), which is -k * 90 in the maths sense.
+    # The four turns go through the features as one batch (turn-major), then interleave.
+    c_all = np.concatenate([np.roll(np.rot90(cells, k=k, axes=(1, 2)), -k * (_BINS // 2), axis=3) for k in range(4)])
+    p_all = np.concatenate([np.rot90(pooled, k=k, axes=(1, 2)) for k in range(4)])
+    feats = _features(c_all, p_all)
+    return np.ascontiguousarray(feats.reshape(4, n, -1).transpose(1, 0, 2))
 
 
 @dataclass(frozen=True, eq=False)

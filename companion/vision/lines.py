@@ -49,8 +49,8 @@ class Pencil:
 
 
 def _segment_geometry(seg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    p1 = np.c_[seg[:, :2], np.ones(len(seg))]
-    p2 = np.c_[seg[:, 2:], np.ones(len(seg))]
+    p1 = np.column_stack((seg[:, :2], np.ones(len(seg))))
+    p2 = np.column_stack((seg[:, 2:], np.ones(len(seg))))
     lines = np.cross(p1, p2)
     lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True) + 1e-12
     mid = (seg[:, :2] + seg[:, 2:]) / 2
@@ -165,7 +165,7 @@ def rectifying_map(v1: np.ndarray, v2: np.ndarray, origin: tuple[float, float]) 
         d = v[:2] - v[2] * o[:2]
         return v / (np.linalg.norm(d) + 1e-12)
 
-    m = np.c_[scaled(v1), scaled(v2), o]
+    m = np.column_stack((scaled(v1), scaled(v2), o))
     return np.linalg.inv(m)
 
 
@@ -190,7 +190,7 @@ def _clusters(values: np.ndarray, weights: np.ndarray, gap: float) -> tuple[np.n
     (weighted mean positions, summed weights)."""
     order = np.argsort(values)
     v, w = values[order], weights[order]
-    label = np.r_[0, np.cumsum(np.diff(v) > gap)]
+    label = np.concatenate(([0], np.cumsum(np.diff(v) > gap)))
     tot = np.bincount(label, w)
     pos = np.bincount(label, w * v) / np.maximum(tot, 1e-12)
     return pos, tot
@@ -247,7 +247,7 @@ def find_run(values: np.ndarray, weights: np.ndarray, count: int, *, tol: float 
     flat = (np.arange(hyp)[:, None] * (2 * count + 1) + np.clip(kk, 0, 2 * count)).ravel()
     slots = np.bincount(flat, val.ravel(), hyp * (2 * count + 1)).reshape(hyp, 2 * count + 1)
     slots = np.minimum(slots / cap, 1.0)
-    csum = np.c_[np.zeros(hyp), np.cumsum(slots, axis=1)]
+    csum = np.column_stack((np.zeros(hyp), np.cumsum(slots, axis=1)))
     win = csum[:, count:] - csum[:, :-count]
     start = np.argmax(win, axis=1)
     score = win[np.arange(hyp), start]
@@ -283,7 +283,7 @@ def _fit_run(k: np.ndarray, x: np.ndarray, w: np.ndarray) -> Run | None:
     # Weights as squared: the normal equations of the weighted system (3 x 3 at most).
     ww = np.minimum(w / (np.median(w) + 1e-12), 3.0)
     if len(set(k.tolist())) >= 5:
-        a_mat = np.c_[k, np.ones_like(k), -k * x]
+        a_mat = np.column_stack((k, np.ones_like(k), -k * x))
         try:
             a, b, c = np.linalg.solve((a_mat * ww[:, None]).T @ a_mat, (a_mat * ww[:, None]).T @ x)
         except np.linalg.LinAlgError:
@@ -291,7 +291,7 @@ def _fit_run(k: np.ndarray, x: np.ndarray, w: np.ndarray) -> Run | None:
         # A wild projective term means the fit is not to be trusted: fall back to straight.
         if abs(c) * len(k) < 0.5:
             return Run(float(a), float(b), float(c), 0.0, 0)
-    a_mat = np.c_[k, np.ones_like(k)]
+    a_mat = np.column_stack((k, np.ones_like(k)))
     try:
         sol = np.linalg.solve((a_mat * ww[:, None]).T @ a_mat, (a_mat * ww[:, None]).T @ x)
     except np.linalg.LinAlgError:
@@ -336,7 +336,7 @@ def _lattice(seg: np.ndarray, p1: Pencil, p2: Pencil, rows: int, cols: int, w: i
     rect = rectifying_map(p1.point, p2.point, (w / 2, h / 2))
 
     def to_rect(pts: np.ndarray) -> np.ndarray:
-        q = np.c_[pts, np.ones(len(pts))] @ rect.T
+        q = np.column_stack((pts, np.ones(len(pts)))) @ rect.T
         return q[:, :2] / q[:, 2:3]
 
     a, b = to_rect(seg[:, :2]), to_rect(seg[:, 2:])
@@ -364,10 +364,10 @@ def _lattice(seg: np.ndarray, p1: Pencil, p2: Pencil, rows: int, cols: int, w: i
     run_y, run_x = runs
     assert run_x is not None and run_y is not None
     gx, gy = np.meshgrid(np.arange(cols + 1, dtype=np.float64), np.arange(rows + 1, dtype=np.float64))
-    pr = np.c_[run_x.position(gx.ravel()), run_y.position(gy.ravel()), np.ones(gx.size)]
+    pr = np.column_stack((run_x.position(gx.ravel()), run_y.position(gy.ravel()), np.ones(gx.size)))
     pi = pr @ np.linalg.inv(rect).T
     if np.any(np.abs(pi[:, 2]) < 1e-12) or np.sign(pi[:, 2]).min() != np.sign(pi[:, 2]).max():
         return None  # the run crosses the horizon: not a board
     pi = pi[:, :2] / pi[:, 2:3]
-    hom, _ = cv2.findHomography(np.c_[gx.ravel(), gy.ravel()], pi, 0)
+    hom, _ = cv2.findHomography(np.column_stack((gx.ravel(), gy.ravel())), pi, 0)
     return hom

@@ -29,7 +29,7 @@ def project(h: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> tuple[np.ndarray, 
 def cell_px(h: np.ndarray, rows: int, cols: int) -> float:
     """Mean side of a square in the image, over the four grid edges."""
     cx, cy = project(h, np.array([0.0, cols, cols, 0.0]), np.array([0.0, 0.0, rows, rows]))
-    sides = np.hypot(np.diff(np.r_[cx, cx[0]]), np.diff(np.r_[cy, cy[0]]))
+    sides = np.hypot(np.diff(np.append(cx, cx[0])), np.diff(np.append(cy, cy[0])))
     return float((sides[0] + sides[2]) / (2 * cols) + (sides[1] + sides[3]) / (2 * rows)) / 2
 
 

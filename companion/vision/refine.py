@@ -165,10 +165,10 @@ def fit_homography(h: np.ndarray, lines: Lines, scale: float, iters: int = 3) ->
     cg = np.array([gx.mean(), gy.mean()])
     sg = np.sqrt(2) / max(np.mean(np.hypot(gx - cg[0], gy - cg[1])), 1e-9)
     t_grid = np.array([[sg, 0, -sg * cg[0]], [0, sg, -sg * cg[1]], [0, 0, 1]])
-    p = np.c_[sc * (x - mx), sc * (y - my), np.ones(len(x))]
+    p = np.column_stack((sc * (x - mx), sc * (y - my), np.ones(len(x))))
     kn = np.where(fam == 0, sg * (k - cg[0]), sg * (k - cg[1]))
     f0 = (fam == 0)[:, None]
-    a = np.c_[np.where(f0, p, 0.0), np.where(f0, 0.0, p), -kn[:, None] * p]
+    a = np.column_stack((np.where(f0, p, 0.0), np.where(f0, 0.0, p), -kn[:, None] * p))
     try:
         g_n = t_grid @ np.linalg.inv(h) @ np.linalg.inv(t_img)
     except np.linalg.LinAlgError:
@@ -237,7 +237,7 @@ def fit_rigid(h: np.ndarray, lines: Lines, rows: int, cols: int, scale: float, i
     fam, t, s = lines.family[use], lines.t[use], lines.s[use]
     if len(s) < 6 or (fam == 0).sum() < 3 or (fam == 1).sum() < 3:
         return h
-    a = np.c_[fam == 0, fam == 1, np.where(fam == 0, -(t - rows / 2), t - cols / 2)].astype(np.float64)
+    a = np.column_stack((fam == 0, fam == 1, np.where(fam == 0, -(t - rows / 2), t - cols / 2))).astype(np.float64)
     sol = np.zeros(3)
     for it in range(iters):
         resid = s - a @ sol

@@ -78,7 +78,7 @@ def score(probe: Probe, h: np.ndarray, rows: int, cols: int, look: Look) -> floa
     for family, (n_lines, n_along) in enumerate(((cols, rows), (rows, cols))):
         grid_ks = np.arange(n_lines + 1, dtype=np.float64)
         beyond = np.array([-2.0, -1.0, n_lines + 1.0, n_lines + 2.0])
-        ks = np.r_[grid_ks, beyond, np.arange(n_lines) + 0.5]
+        ks = np.concatenate((grid_ks, beyond, np.arange(n_lines) + 0.5))
         ev = line_evidence(probe, view, family, ks, (0.0, float(n_along)), look) > LINE_EVIDENCE
         inner, outside, between = ev[: n_lines + 1], ev[n_lines + 1 : n_lines + 5], ev[n_lines + 5 :]
         seen = float(inner.mean())
@@ -114,7 +114,7 @@ def edge_evidence(
     for family, (n_lines, n_along) in enumerate(((cols, rows), (rows, cols))):
         ks = np.arange(-margin, n_lines + margin + 1, dtype=np.float64)
         ts = np.arange(-margin, n_along + margin, dtype=np.float64)
-        ts = np.sort(np.r_[ts + 0.3, ts + 0.7])
+        ts = np.sort(np.concatenate((ts + 0.3, ts + 0.7)))
         prof, inside = view.profiles(family, ks, ts, reach + width, _along())
         resp = ridge(prof, width)
         resp = np.abs(resp) if look[1] == 0 else resp * look[1]
