@@ -39,7 +39,7 @@ from companion.rules.dungeon import (
     setup_from_json,
 )
 from companion.store import GameStore, StoredEvent
-from companion.table import UNREADABLE
+from companion.table import UNREADABLE, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
 from companion.web.session import (
     FEED_KEPT,
@@ -71,7 +71,7 @@ def reading_from_json(doc: dict[str, Any]) -> BoardReading:
     return BoardReading(rows, cols, ((0.0, 0.0),) * 4, tuple(cells))
 
 
-class DungeonSession:
+class DungeonSession(LoggedGame):
     """One solo dungeon game with its log. ``store`` None: nothing is logged (a page without a
     table). ``generator_for(tileset)``: the move generator of the word list, for the trapped
     check (default: the engine's for the lexicon)."""
@@ -113,7 +113,7 @@ class DungeonSession:
         self.clocks = None  # no clock to switch: the table's press starts the look at once
         self.game_id = f"dungeon-{setup.seed or 'table'}-{now_ms:x}"
         self._latest = now_ms
-        self._put({"op": "start", "setup": setup.to_json(), "tileset": tileset, "name": name}, now_ms)
+        self._store_event(KIND, {"op": "start", "setup": setup.to_json(), "tileset": tileset, "name": name}, now_ms)
         self._say("new-game", f"New dungeon: {setup.counted} objects, {setup.tiles} tiles to lay out as the plan shows")
 
     # -- reading --
@@ -140,17 +140,6 @@ class DungeonSession:
         raise ActionError("the solo dungeon has no GCG record: its log is the game log", 409)
 
     # -- the log --
-
-    def _put(self, payload: dict[str, Any], at_ms: int) -> None:
-        if self._replaying or self.store is None:
-            return
-        if self.ref is not None:
-            payload = {**payload, "ref": self.ref}
-            self.last_ref = max(self.last_ref, self.ref)
-        try:
-            self.store.append(self.game_id, KIND, payload, at_ms)
-        except CompanionError as exc:
-            raise ActionError(f"not saved: {exc}", 503) from None
 
     def _at(self, now_ms: int) -> int:
         self._latest = max(self._latest, int(now_ms))
@@ -196,7 +185,7 @@ class DungeonSession:
             self._say("question", "Draw seven tiles and enter them on the page before you press")
             return "ignored: the rack is not entered"
         self.pending_press = {"player": 0, "at": self._at(at_ms)}
-        self._put({"op": "press"}, self._latest)
+        self._store_event(KIND, {"op": "press"}, self._latest)
         self.revision += 1
         return "judge"
 
@@ -217,7 +206,7 @@ class DungeonSession:
         if not said:
             for q in questions:
                 self._say("question", q)
-        self._put({"op": "question", "questions": questions, "said": said}, at)
+        self._store_event(KIND, {"op": "question", "questions": questions, "said": said}, at)
         return {"kind": "question", "questions": questions}
 
     def _check_setup(self, at: int, reading: BoardReading) -> dict[str, Any]:
@@ -227,7 +216,7 @@ class DungeonSession:
         if problems:
             return self._question(at, [f"The set-up differs from the plan on {len(problems)} square"
                                        f"{'s' if len(problems) != 1 else ''}: " + "; ".join(problems)])
-        self._put({"op": "setup", "reading": reading_to_json(reading)}, at)
+        self._store_event(KIND, {"op": "setup", "reading": reading_to_json(reading)}, at)
         self._set_up(reading)
         return {"kind": "set-up", "verdicts": ["set-up"]}
 
@@ -256,7 +245,7 @@ class DungeonSession:
             payload["monsters"] = {format_square(k): v for k, v in monsters.items()}
         if blanks:
             payload["blanks"] = {format_square(k): v for k, v in blanks.items()}
-        self._put(payload, at)
+        self._store_event(KIND, payload, at)
         self.board = reading
         return self._outcome(out, "move")
 
@@ -287,7 +276,7 @@ class DungeonSession:
         if len(text) != rules.RACK_SIZE:
             raise ActionError(f"the first rack has {rules.RACK_SIZE} tiles, not {len(text)}")
         self.rack_entered = text
-        self._put({"op": "rack", "tiles": text}, self._at(now_ms))
+        self._store_event(KIND, {"op": "rack", "tiles": text}, self._at(now_ms))
         if self.laid_out is not None:
             self._begin()
         else:
@@ -307,7 +296,7 @@ class DungeonSession:
         out = rules.apply(self.state, action, self.lexicon(), generator=self.generator())
         if out.verdict.kind == rules.REFUSED:
             raise ActionError(out.verdict.message, 409)
-        self._put({"op": op, "drawn": action.drawn}, self._at(now_ms))
+        self._store_event(KIND, {"op": op, "drawn": action.drawn}, self._at(now_ms))
         self._outcome(out, op)
 
     def _tiles(self, tiles: Any) -> str:
@@ -377,11 +366,7 @@ class DungeonSession:
         s = cls(store, setup_from_json(p["setup"]), name=p.get("name", "Player"), tileset=p["tileset"],
                 now_ms=first.at_ms, lexicon_for=lexicon_for, generator_for=generator_for, _replaying=True)
         s.game_id = game
-        for e in events[1:]:
-            s._replay_event(e)
-            if "ref" in e.payload:
-                s.last_ref = max(s.last_ref, int(e.payload["ref"]))
-        s._replaying = False
+        s._replay_events(events[1:])
         return s
 
     def _replay_event(self, e: StoredEvent) -> None:

@@ -34,6 +34,7 @@ from companion.errors import CompanionError
 from companion.rules import house
 from companion.rules.house import HouseOptions, HouseState, VerdictKind
 from companion.store import GameStore, StoredEvent
+from companion.table import LoggedGame
 from companion.vision.reading import BoardReading, CellReading
 from companion.web.session import FEED_KEPT, ActionError
 
@@ -43,7 +44,7 @@ UNREADABLE = "the board could not be read: is a hand over it? Clear the board's 
 NOT_DONE = {VerdictKind.EXPLOSION, VerdictKind.WAITING, VerdictKind.REFUSED, VerdictKind.QUESTION}
 
 
-class HouseSession:
+class HouseSession(LoggedGame):
     """Scrabble House at one table of two boards (see the module's doc)."""
 
     game = "house"
@@ -74,7 +75,7 @@ class HouseSession:
         self.game_id = f"house-{seed:x}-{now_ms:x}"
         self.settings = {"names": list(names), "tileset": options.tileset, "colours": list(options.colours),
                          "minutes": options.minutes, "first": first, "seed": seed}
-        self._put({"type": "started", **self.settings}, now_ms)
+        self._store_event(KIND, {"type": "started", **self.settings}, now_ms)
         self._say("new-game", None, f"Scrabble House: {names[0]} and {names[2]} v {names[1]} and {names[3]}")
 
     # -- the hub's protocol --
@@ -161,11 +162,11 @@ class HouseSession:
         at = self._at(now_ms)
         player = press["player"]
         if reading is None:
-            self._put({"type": "unread", "index": index, "player": player}, at)
+            self._store_event(KIND, {"type": "unread", "index": index, "player": player}, at)
             return self._unread(index, player, at)
         self._observe(index, reading)
         tiles = [_cell_json(c) for c in reading.cells if c.kind != "empty"]
-        self._put({"type": "reading", "index": index, "player": player, "tiles": tiles}, at)
+        self._store_event(KIND, {"type": "reading", "index": index, "player": player, "tiles": tiles}, at)
         return self._judged(index, player, tiles, at)
 
     # -- inside --
@@ -236,7 +237,7 @@ class HouseSession:
             mover = self.state.to_move(index)
             self._say("started", mover, f"Board {index + 1}: {self.state.names[mover]} to play")
         self.revision += 1
-        self._put({"type": "clock", "op": op, "index": index, "player": player}, at)
+        self._store_event(KIND, {"type": "clock", "op": op, "index": index, "player": player}, at)
 
     def _clock_op(self, op: str, now_ms: int) -> None:
         at = self._at(now_ms)
@@ -247,7 +248,7 @@ class HouseSession:
         if self.clocks.paused != (op == "resume"):
             raise ActionError("the clocks are already " + ("running" if op == "resume" else "paused"), 409)
         self.clocks.toggle_pause(at)
-        self._put({"type": "clock", "op": op}, at)
+        self._store_event(KIND, {"type": "clock", "op": op}, at)
         self._say("paused" if op == "pause" else "resumed", None, "The clocks are paused" if op == "pause" else "The clocks run again")
 
     def _sync(self, index: int, at: int) -> None:
@@ -261,17 +262,6 @@ class HouseSession:
     def _stop_clocks(self, at: int) -> None:
         if not self.clocks.paused and any(c.on_move is not None and not c.over for c in self.clocks.clocks):
             self.clocks.toggle_pause(at)
-
-    def _put(self, payload: dict[str, Any], at_ms: int) -> None:
-        if self._replaying:
-            return
-        if self.ref is not None:
-            payload = {**payload, "ref": self.ref}
-            self.last_ref = max(self.last_ref, self.ref)
-        try:
-            self.store.append(self.game_id, KIND, payload, at_ms)
-        except CompanionError as exc:
-            raise ActionError(f"not saved: {exc}", 503) from None
 
     def _say(self, kind: str, player: int | None, message: str, **more: Any) -> None:
         self._feed_seq += 1
@@ -295,11 +285,7 @@ class HouseSession:
                 lexicon_for=lexicon_for, _replaying=True)
         if s.game_id != first.game:
             raise CompanionError(f"{store.path}: match {first.game} does not replay to itself")
-        for e in rest:
-            s._replay_event(e)
-            if "ref" in e.payload:
-                s.last_ref = max(s.last_ref, int(e.payload["ref"]))
-        s._replaying = False
+        s._replay_events(rest)
         return s
 
     def _replay_event(self, e: StoredEvent) -> None:

@@ -99,7 +99,41 @@ class SimClock:
 # --- the session with its log on disk -----------------------------------------------------------
 
 
-class TableSession(ClassicSession):
+class LoggedGame:
+    """What every game at the table shares with the game log: each change appended before it is
+    published (with the caller's ``ref``, the demo's step, so that a restart knows how far it
+    got), and the log folded back by the game's own ``_replay_event``."""
+
+    store: GameStore | None
+    game_id: str
+    ref: int | None
+    last_ref: int
+    _replaying: bool
+
+    def _store_event(self, kind: str, payload: dict[str, Any], at_ms: int) -> None:
+        if self._replaying or self.store is None:
+            return
+        if self.ref is not None:
+            payload = {**payload, "ref": self.ref}
+            self.last_ref = max(self.last_ref, self.ref)
+        try:
+            self.store.append(self.game_id, kind, payload, at_ms)
+        except CompanionError as exc:
+            raise ActionError(f"not saved: {exc}", 503) from None
+
+    def _replay_event(self, e: StoredEvent) -> None:
+        raise NotImplementedError
+
+    def _replay_events(self, events: Sequence[StoredEvent]) -> None:
+        """The events after the game's start, replayed; then the game is live again."""
+        for e in events:
+            self._replay_event(e)
+            if "ref" in e.payload:
+                self.last_ref = max(self.last_ref, int(e.payload["ref"]))
+        self._replaying = False
+
+
+class TableSession(LoggedGame, ClassicSession):
     """:class:`ClassicSession` whose every log entry and clock action is appended to the game
     log before the state is published, restorable by :meth:`restore` to the same state and
     clocks. Adds what the table does: a press (:meth:`press`) and the verdict on what the camera
@@ -122,17 +156,6 @@ class TableSession(ClassicSession):
 
     # -- the log --
 
-    def _put(self, kind: str, payload: dict[str, Any], at_ms: int) -> None:
-        if self._replaying:
-            return
-        if self.ref is not None:
-            payload = {**payload, "ref": self.ref}
-            self.last_ref = max(self.last_ref, self.ref)
-        try:
-            self.store.append(self.game_id, kind, payload, at_ms)
-        except CompanionError as exc:
-            raise ActionError(f"not saved: {exc}", 503) from None
-
     def _at(self, now_ms: int) -> int:
         """Time never runs backwards for the clocks: a press stamped before the last tick
         counts at the tick."""
@@ -143,14 +166,14 @@ class TableSession(ClassicSession):
         super()._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by=by)
         self._latest = max(self._latest, now_ms)
         self.pending_press, self.questions = None, []
-        self._put("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
+        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
 
     def _append(self, now_ms: int, by: str, event: Any) -> Any:
         now_ms = self._at(now_ms)
         n = len(self._log)
         verdicts = super()._append(now_ms, by, event)
         for entry in self._log[n:]:
-            self._put("entry", {"entry": entry_to_json(entry)}, now_ms)
+            self._store_event("entry", {"entry": entry_to_json(entry)}, now_ms)
         return verdicts
 
     def tick(self, now_ms: int) -> None:
@@ -173,7 +196,7 @@ class TableSession(ClassicSession):
             self.pending_press = None
         else:
             raise ValueError(f"unknown clock action {op!r}")
-        self._put("clock", {"op": op, "player": player}, at)
+        self._store_event("clock", {"op": op, "player": player}, at)
 
     def pause(self, now_ms: int) -> None:
         self._clock("pause", now_ms)
@@ -197,7 +220,7 @@ class TableSession(ClassicSession):
             if player != state.to_move:
                 return "ignored: not on move"
             self.pending_press = {"player": player, "at": self._at(at_ms)}
-            self._put("clock", {"op": "press", "player": player}, self._latest)
+            self._store_event("clock", {"op": "press", "player": player}, self._latest)
             return "judge"
         if clocks.over:
             return "ignored: the clock has stopped"
@@ -260,7 +283,7 @@ class TableSession(ClassicSession):
         if not said:
             for q in questions:
                 self._say("question", player, q)
-        self._put("question", {"player": player, "questions": questions, "said": said}, at)
+        self._store_event("question", {"player": player, "questions": questions, "said": said}, at)
 
     # -- restoring --
 
@@ -282,11 +305,7 @@ class TableSession(ClassicSession):
                 seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True)  # type: ignore[union-attr]
         if s.game_id != game:
             raise CompanionError(f"{store.path}: game {game} does not replay to itself")
-        for e in events[1:]:
-            s._replay_event(e)
-            if "ref" in e.payload:
-                s.last_ref = max(s.last_ref, int(e.payload["ref"]))
-        s._replaying = False
+        s._replay_events(events[1:])
         s.last_event_wall = events[-1].wall_ms
         return s
 

@@ -24,7 +24,7 @@ def _recv_or_report(server: socket.socket, proc: subprocess.Popen) -> bytes:
     except TimeoutError:
         proc.kill()
         out, err = proc.communicate(timeout=30)
-        raise AssertionError(f"no notification after SIGTERM; stdout: {out[-2000:]!r} stderr: {err[-2000:]!r}") from None
+        raise AssertionError(f"no notification; stdout: {out[-2000:]!r} stderr: {err[-2000:]!r}") from None
 
 
 def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
@@ -42,9 +42,9 @@ def test_run_notifies_systemd_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         try:
-            assert server.recv(4096).startswith(b"READY=1\n")
-            assert server.recv(4096) == b"WATCHDOG=1"
-            assert server.recv(4096) == b"WATCHDOG=1"
+            assert _recv_or_report(server, proc).startswith(b"READY=1\n")
+            assert _recv_or_report(server, proc) == b"WATCHDOG=1"
+            assert _recv_or_report(server, proc) == b"WATCHDOG=1"
             proc.send_signal(signal.SIGTERM)
             while (msg := _recv_or_report(server, proc)) == b"WATCHDOG=1":
                 pass
@@ -83,6 +83,28 @@ def _get_state(out_lines: list[str], proc: subprocess.Popen) -> dict:
         return json.loads(r.read())
 
 
+def _served_twice(config: Path, tmp_path: Path) -> list[tuple[list[str], dict]]:
+    """`companion run` started, its page's state read, stopped with SIGTERM; twice on one data
+    folder (the second run resumes the first's game). Each run's printed lines and state."""
+    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
+    env.pop("NOTIFY_SOCKET", None)
+    runs = []
+    for _ in range(2):
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            lines: list[str] = []
+            state = _get_state(lines, proc)
+            proc.send_signal(signal.SIGTERM)
+            _out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        runs.append((lines, state))
+    return runs
+
+
 def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path):
     import cv2
 
@@ -97,22 +119,8 @@ def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path
     config.write_text(f'[camera]\nsource = "folder"\nfolder = "{photos}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
                       '[clock]\nstages = [{ minutes = 10, increment_seconds = 5 }]\novertime = false\n'
                       '[game]\nnames = ["Ann", "Ben"]\nchallenge = "double"\n')
-    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
-    env.pop("NOTIFY_SOCKET", None)
     game_ids = []
-    for _ in range(2):  # the second run resumes the first's game
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            lines: list[str] = []
-            state = _get_state(lines, proc)
-            proc.send_signal(signal.SIGTERM)
-            out, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-            proc.wait()
-        assert proc.returncode == 0, err
-        assert "Traceback" not in err
+    for lines, state in _served_twice(config, tmp_path):  # the second run resumes the first's game
         assert state["clock"]["control"] == "10 min + 5 s a move"
         assert [p["name"] for p in state["players"]] == ["Ann", "Ben"]
         assert state["game"]["challenge"] == "double"
@@ -125,21 +133,8 @@ def test_run_with_one_player_sets_up_the_solo_dungeon_from_the_dice_seed(tmp_pat
     config = tmp_path / "config.toml"
     config.write_text(TABLE + '[game]\nplayers = 1\nnames = ["Jo"]\n[clock]\nkind = "stopwatch"\n'
                       '[dice]\ncount = 4\nseed = "cave"\n')
-    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
-    env.pop("NOTIFY_SOCKET", None)
     plans = []
-    for _ in range(2):  # the second run goes on with the first's dungeon
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            lines: list[str] = []
-            state = _get_state(lines, proc)
-            proc.send_signal(signal.SIGTERM)
-            out, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-            proc.wait()
-        assert proc.returncode == 0 and "Traceback" not in err, err
+    for lines, state in _served_twice(config, tmp_path):  # the second run goes on with the first's dungeon
         assert any("table ready (1 player, synthetic camera" in line for line in lines)
         assert state["game"]["name"] == "dungeon" and [p["name"] for p in state["players"]] == ["Jo"]
         assert state["dungeon"]["phase"] == "set-up"
@@ -155,21 +150,8 @@ def test_run_with_two_boards_serves_scrabble_house_from_two_cameras(tmp_path):
     config.write_text(TABLE + '[camera2]\nsource = "synthetic"\n'
                       '[game]\nplayers = 4\nboards = 2\nnames = ["Ann", "Bob", "Cy", "Di"]\ncolours = ["ivory", "wood"]\n'
                       '[clock]\nstages = [{ minutes = 20 }]\n')
-    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
-    env.pop("NOTIFY_SOCKET", None)
     ids = []
-    for _ in range(2):  # the second run goes on with the first's match
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            lines: list[str] = []
-            state = _get_state(lines, proc)
-            proc.send_signal(signal.SIGTERM)
-            out, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-            proc.wait()
-        assert proc.returncode == 0 and "Traceback" not in err, err
+    for lines, state in _served_twice(config, tmp_path):  # the second run goes on with the first's match
         assert any("table ready (4 players, synthetic and synthetic cameras" in line for line in lines)
         assert state["game"]["name"] == "house" and [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy", "Di"]
         assert len(state["boards"]) == 2
