@@ -1076,7 +1076,7 @@ def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     candidates += [(1, t, s_t, -2.0) for t in ev.tile_colours]
     candidates += [(2, b, s_t, -1.0) for b in ev.back_colours]
     return glare_kinds(scores, ev.stats.median / ev.light, candidates, white,
-                       lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_ok)
+                       lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_at >= 0)
 
 
 def _softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -1510,8 +1510,15 @@ def find_tokens(
             edge = radius_px + 0.08 * P
             disc = (np.arange(wy0, wy1)[:, None] - top - fy0) ** 2 + (np.arange(wx0, wx1)[None, :] - left - fx0) ** 2
             colour = lab[(disc <= (0.6 * radius_px) ** 2) & fg].mean(axis=0) if (fg & (disc <= (0.6 * radius_px) ** 2)).any() else None
-            for (nr, nc), close in (((r - 1, c), fy0 < edge), ((r + 1, c), fy0 > P - edge),
-                                    ((r, c - 1), fx0 < edge), ((r, c + 1), fx0 > P - edge)):
+            # (Touching: the spot's own patch of foreign pixels reaches the square's edge, as
+            # teeth printed across it do; a token on the square is clear of it.)
+            _n, patches_ = cv2.connectedComponents((fg & own).astype(np.uint8), connectivity=8)
+            mine = patches_ == patches_[min(max(int(round(found[0][1])), 0), fg.shape[0] - 1),
+                                        min(max(int(round(found[0][0])), 0), fg.shape[1] - 1)]
+            touch = (wy0 == top and mine[0].any(), wy1 == top + P and mine[-1].any(),
+                     wx0 == left and mine[:, 0].any(), wx1 == left + P and mine[:, -1].any())
+            for (nr, nc), close in (((r - 1, c), fy0 < edge and touch[0]), ((r + 1, c), fy0 > P - edge and touch[1]),
+                                    ((r, c - 1), fx0 < edge and touch[2]), ((r, c + 1), fx0 > P - edge and touch[3])):
                 if (colour is not None and close and 0 <= nr < R and 0 <= nc < C and ev.empty_known[nr, nc]
                         and float(_unlike(colour, look_lab[nr, nc])) <= _TOKEN_FOREIGN):
                     found = []

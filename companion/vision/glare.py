@@ -8,7 +8,9 @@ and a green square under one looks pale, nearer an ivory tile's body than its ow
 square fits no kind (the outlier wins), and the reader would otherwise take the least bad fit.
 
 Here each kind's colour is fitted to what is seen with the best white fraction (0 .. 0.9),
-and among squares that fit nothing, the kind that glare explains best is the reading. A
+and a square that fits nothing is read empty when glare over its empty look explains it
+better than glare over any tile's or back's colour (which of face up or down is left to the
+scores: a white mix makes a pale blue face and a slate back alike). A
 square that fits a kind without glare is left alone (glare would explain a pale tile on a
 pale square as well as the square itself), and the belief in the reading is left as low as
 the outlier made it: glare is a guess, not a fit.
@@ -40,15 +42,18 @@ def glare_kinds(
     lettered: np.ndarray,
 ) -> np.ndarray:
     """The kind (0 empty, 1 face up, 2 back) of each square as :func:`kind_scores` ranks
-    them, except where the outlier beats every kind on a square without a letter: there the
-    kind whose colour, mixed towards white, comes nearest what is seen.
+    them, except where the outlier beats every kind on a square without a letter: there
+    empty when the empty look, mixed towards white, comes nearer what is seen than any
+    tile's or back's colour so mixed, else the likelier of face up and face down.
 
     ``scores``: (R, C, 4) log-likelihoods (empty, tile, back, other). ``seen``: (R, C, 3)
     colours under the board's light. ``candidates``: (kind, colour (R, C, 3) or (3,),
     spread, prior) for each colour a kind may have, its spread as in the scores (a Gaussian's
     sigma) and its log prior (a blank without a letter is rarer than an empty square).
     ``white``: (R, C, 3) white under the board's light. ``distance``: Lab distance of two
-    colour arrays (BGR). ``lettered``: (R, C) squares with a letter on a tile's body."""
+    colour arrays (BGR). ``lettered``: (R, C) squares showing a letter-like glyph, whatever
+    its body's colour (a face the light made unlike its set's is still a face, never a
+    back)."""
     kind = scores[..., :3].argmax(-1)
     outlier = (scores[..., 3] > scores[..., :3].max(-1)) & ~lettered
     if not outlier.any():
@@ -56,15 +61,17 @@ def glare_kinds(
     rr, cc = np.nonzero(outlier)
     s = seen[rr, cc]
     w = white[rr, cc]
-    best = np.full(len(rr), -np.inf)
-    pick = kind[rr, cc].copy()
+    best = {0: np.full(len(rr), -np.inf), 1: np.full(len(rr), -np.inf)}
     for k, colour, spread, prior in candidates:
         col = np.broadcast_to(np.asarray(colour, np.float32), seen.shape)[rr, cc]
         ok = np.isfinite(col).all(-1)
         fit = np.where(ok, -0.5 * (distance(s, white_fit(s, np.where(ok[:, None], col, 0.0), w)) / spread) ** 2 + prior, -np.inf)
-        better = fit > best
-        best = np.where(better, fit, best)
-        pick = np.where(better, k, pick)
+        side = 0 if k == 0 else 1
+        best[side] = np.maximum(best[side], fit)
+    # Glare says whether something lies there; which kind of thing (a face washed out, a
+    # back) the scores say as before: a white mix makes a pale blue face and a slate back
+    # alike, and a face's letter is read afterwards in its ink.
+    held = 1 + scores[rr, cc, 1:3].argmax(-1)
     out = kind.copy()
-    out[rr, cc] = pick
+    out[rr, cc] = np.where(best[0] >= best[1], 0, held)
     return out
