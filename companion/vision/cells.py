@@ -1043,21 +1043,30 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     return out
 
 
+_CLASS_SPREAD = 2.0
+
+
 def _class_spreads(ev: Evidence, empty_like: np.ndarray, s_e: float) -> np.ndarray:
     """(R, C) how far a square may lie from its class's empty look and still be empty: the
     board's spread, or its class's own where the class's squares disagree more among
     themselves (a premium of eight squares in the board's corners and edges, seen under a
     light the board-wide field only roughly follows: its look is a compromise, and each of
     its squares lies as far from it as the others do). The median of the class's distances,
-    as a Gaussian's sigma (a distance in three channels has its median near 1.5 sigma)."""
+    as a Gaussian's sigma (a distance in three channels has its median near 1.5 sigma), at
+    most ``_CLASS_SPREAD`` times the board's (a class under a phone's uneven light must not
+    take a tile on it for empty)."""
     classes = ev.extra.get("classes")
     spread = np.full(ev.d_empty.shape, s_e, np.float32)
     if classes is None:
         return spread
+    # (Learned from, and granted to, squares without a letter-like glyph: a face whose body
+    # the light moved off its set's colour still shows its letter, and is no empty square.)
+    bare = ev.glyph_at < 0
     for k in np.unique(classes):
-        mine = (classes == k) & empty_like
+        mine = (classes == k) & empty_like & bare
         if mine.sum() >= 3:
-            spread[classes == k] = max(s_e, float(np.median(ev.d_empty[mine])) / 1.5)
+            wide = min(_CLASS_SPREAD * s_e, max(s_e, float(np.median(ev.d_empty[mine])) / 1.5))
+            spread[(classes == k) & bare] = wide
     return spread
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 MAX_WHITE = 0.9  # the largest fraction of white a spot mixes in that is still read through
+GOOD_FIT = 2.0  # spreads within which glare over the empty look must explain what is seen
 
 
 def white_fit(seen: np.ndarray, colour: np.ndarray, white: np.ndarray) -> np.ndarray:
@@ -73,5 +74,10 @@ def glare_kinds(
     # alike, and a face's letter is read afterwards in its ink.
     held = 1 + scores[rr, cc, 1:3].argmax(-1)
     out = kind.copy()
-    out[rr, cc] = np.where(best[0] >= best[1], 0, held)
+    # Empty only where glare over the empty look fits as an empty square fits (within two
+    # spreads): over a board printed near white, glare explains any pale colour a little,
+    # and a face there (its letter missed at half resolution) is no glare. Where it fits
+    # best but not that well, glare tells nothing: the scores' reading stands.
+    good = best[0] >= -0.5 * GOOD_FIT**2
+    out[rr, cc] = np.where(best[0] >= best[1], np.where(good, 0, kind[rr, cc]), held)
     return out

@@ -58,6 +58,12 @@ def test_glare_over_a_square_is_not_a_tile():
     kinds = glare_kinds(scores_face, washed[None, None], [(0, green, 4.0, 0.0), (1, blue, 4.0, -2.0), (2, slate, 4.0, -1.0)],
                         white[None, None], dist, np.zeros((1, 1), bool))
     assert kinds[0, 0] == 1
+    # Over a board printed near white, glare explains a pale face only roughly: the scores'
+    # reading stands.
+    paper, cream = np.array([238.0, 240.0, 240.0]), np.array([200.0, 215.0, 228.0])
+    scores_pale = np.array([[[-20.0, -12.0, -60.0, -6.0]]], np.float32)
+    assert glare_kinds(scores_pale, cream[None, None], [(0, paper, 4.0, 0.0), (1, blue, 4.0, -2.0)],
+                       white[None, None], dist, np.zeros((1, 1), bool))[0, 0] == 1
     # ... and a square showing a letter-like glyph is never looked at as glare.
     assert glare_kinds(scores, seen[None, None], [(0, green, 4.0, 0.0), (1, ivory, 4.0, -2.0)], white[None, None], dist,
                        np.ones((1, 1), bool))[0, 0] == 1
