@@ -1017,8 +1017,9 @@ def gather_evidence(
     return Evidence(
         stats, glyphs, at, tiles, polarity, backs, empty_look, empty_known, light, shift,
         d_e, d_t, which, d_b, back_set, glyph_ok,
-        extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified, "exposure": small_exposure,
-               "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike, "borrowed": borrowed},
+        extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
+               "exposure": small_exposure, "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike,
+               "borrowed": borrowed, "classes": classes},
     )
 
 
@@ -1045,7 +1046,7 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     empty_like = ev.empty_known & ~ev.glyph_ok & (ev.d_empty < 2 * _TILE_RADIUS)
     s_e = _spread(ev.d_empty[empty_like], 4.0)
     s_t = _spread(ev.d_tile[ev.glyph_ok], 4.0)
-    z_e = np.where(ev.empty_known, ev.d_empty / s_e, np.inf)
+    z_e = np.where(ev.empty_known, ev.d_empty / _class_spreads(ev, empty_like, s_e), np.inf)
     z_t = ev.d_tile / s_t
     z_b = ev.d_back / s_t
     # A back never shows a letter: a letter-like glyph on the square rules it out, whatever
@@ -1069,6 +1070,51 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     out[..., 3] = _OUTLIER
     ev.extra["spreads"] = (s_e, s_t)
     return out
+
+
+_CLASS_SPREAD = 2.0
+
+
+def _class_spreads(ev: Evidence, empty_like: np.ndarray, s_e: float) -> np.ndarray:
+    """(R, C) how far a square may lie from its class's empty look and still be empty: the
+    board's spread, or its class's own where the class's squares disagree more among
+    themselves (a premium of eight squares in the board's corners and edges, seen under a
+    light the board-wide field only roughly follows: its look is a compromise, and each of
+    its squares lies as far from it as the others do). The median of the class's distances,
+    as a Gaussian's sigma (a distance in three channels has its median near 1.5 sigma), at
+    most ``_CLASS_SPREAD`` times the board's (a class under a phone's uneven light must not
+    take a tile on it for empty)."""
+    classes = ev.extra.get("classes")
+    spread = np.full(ev.d_empty.shape, s_e, np.float32)
+    if classes is None:
+        return spread
+    # (Learned from, and granted to, squares without a letter-like glyph: a face whose body
+    # the light moved off its set's colour still shows its letter, and is no empty square.)
+    bare = ev.glyph_at < 0
+    for k in np.unique(classes):
+        mine = (classes == k) & empty_like & bare
+        if mine.sum() >= 3:
+            wide = min(_CLASS_SPREAD * s_e, max(s_e, float(np.median(ev.d_empty[mine])) / 1.5))
+            spread[(classes == k) & bare] = wide
+    return spread
+
+
+def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
+    """Each square's kind: the likeliest of :func:`kind_scores`, except on squares no kind
+    explains, which are looked at again as under a lamp's glare (:mod:`companion.vision.glare`),
+    with the same spreads and the same priors (a blank is rarer than an empty square)."""
+    from companion.vision.glare import glare_kinds
+
+    s_e, s_t = ev.extra["spreads"]
+    # White as this board's exposure and light show it (the half board is clipped at 255).
+    white = np.minimum(255.0, 255.0 * ev.extra["exposure"]) / np.maximum(ev.light, 1e-3)
+    candidates: list[tuple[int, np.ndarray, float, float]] = []
+    if ev.empty_known.any():
+        candidates.append((0, np.where(ev.empty_known[..., None], ev.empty_look, np.nan), s_e, 0.0))
+    candidates += [(1, t, s_t, -2.0) for t in ev.tile_colours]
+    candidates += [(2, b, s_t, -1.0) for b in ev.back_colours]
+    return glare_kinds(scores, ev.stats.median / ev.light, candidates, white,
+                       lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_at >= 0)
 
 
 def _softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -1258,6 +1304,7 @@ def token_blobs(
     fg = foreign.astype(np.uint8)
     if frame > 0:
         fg[:frame], fg[-frame:], fg[:, :frame], fg[:, -frame:] = 0, 0, 0, 0
+    raw = fg
     # Close and fill first: a token's highlight and rim leave holes in its colour.
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     nh, holes, hstats, _hc = cv2.connectedComponentsWithStats(1 - fg, connectivity=4)
@@ -1272,8 +1319,10 @@ def token_blobs(
     if within is not None and n > 1:
         # Containment is of the whole patch the blob belongs to (a letter's junction left by
         # the opening is part of the letter, which reaches out of the quarter).
-        # (Thin seams first: a face's edge seen where the face was found a pixel off.)
-        lean = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # (Thin seams first: a face's edge seen where the face was found a pixel off. Before
+        # the closing: a token drawn a pixel or two clear of the letter's corner, as the
+        # companion's tokens lie, is not the letter's.)
+        lean = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         _m, raw_labels, raw_stats, _c = cv2.connectedComponentsWithStats(lean, connectivity=8)
     out = []
     for i in range(1, n):
@@ -1504,8 +1553,15 @@ def find_tokens(
             edge = radius_px + 0.08 * P
             disc = (np.arange(wy0, wy1)[:, None] - top - fy0) ** 2 + (np.arange(wx0, wx1)[None, :] - left - fx0) ** 2
             colour = lab[(disc <= (0.6 * radius_px) ** 2) & fg].mean(axis=0) if (fg & (disc <= (0.6 * radius_px) ** 2)).any() else None
-            for (nr, nc), close in (((r - 1, c), fy0 < edge), ((r + 1, c), fy0 > P - edge),
-                                    ((r, c - 1), fx0 < edge), ((r, c + 1), fx0 > P - edge)):
+            # (Touching: the spot's own patch of foreign pixels reaches the square's edge, as
+            # teeth printed across it do; a token on the square is clear of it.)
+            _n, patches_ = cv2.connectedComponents((fg & own).astype(np.uint8), connectivity=8)
+            mine = patches_ == patches_[min(max(int(round(found[0][1])), 0), fg.shape[0] - 1),
+                                        min(max(int(round(found[0][0])), 0), fg.shape[1] - 1)]
+            touch = (wy0 == top and mine[0].any(), wy1 == top + P and mine[-1].any(),
+                     wx0 == left and mine[:, 0].any(), wx1 == left + P and mine[:, -1].any())
+            for (nr, nc), close in (((r - 1, c), fy0 < edge and touch[0]), ((r + 1, c), fy0 > P - edge and touch[1]),
+                                    ((r, c - 1), fx0 < edge and touch[2]), ((r, c + 1), fx0 > P - edge and touch[3])):
                 if (colour is not None and close and 0 <= nr < R and 0 <= nc < C and ev.empty_known[nr, nc]
                         and float(_unlike(colour, look_lab[nr, nc])) <= _TOKEN_FOREIGN):
                     found = []
@@ -1546,8 +1602,12 @@ def find_tokens(
         body_of = body_lab[held[:, 0], held[:, 1]][:, None, None, :]
         ink_of = np.where((kind_idx[held[:, 0], held[:, 1]] == 1)[:, None], ink_lab[held[:, 0], held[:, 1]],
                           body_lab[held[:, 0], held[:, 1]])[:, None, None, :]
-        face_spots = np.minimum(np.stack([spot[y : y + n, x : x + n] for x, y in corners]),
-                                np.minimum(_unlike(middles, body_of), _unlike(middles, ink_of)))
+        spots_of = np.minimum(np.stack([spot[y : y + n, x : x + n] for x, y in corners]), _unlike(middles, body_of))
+        # A token of the ink's own colour (a black one on a face printed black) is found
+        # only where no ink is printed: in the tile's own top-left quarter, clear of the
+        # letter (the middle is left out below) and of the digits, at full resolution a
+        # round blob apart from the letter. Elsewhere a spot like the ink is the letter.
+        face_spots = np.minimum(spots_of, _unlike(middles, ink_of))
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
         turn = rotations.get((r, c))
@@ -1559,7 +1619,7 @@ def find_tokens(
         else:
             zones = [(-1, -1, n + 1, n + 1)]
         # (The letter fills the face's middle: a token lies between it and the edges.)
-        face_spot = face_spots[boxes[(r, c)]].copy()
+        face_spot = (spots_of if k == 1 else face_spots)[boxes[(r, c)]].copy()
         # (Nor at the face's very edge, where the ring sees past it.)
         e_ = int(round(0.06 * n))
         face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
@@ -1814,7 +1874,7 @@ def read_board_cells(
     ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet), dict(tileset.values))
     scores = kind_scores(ev)
     probs = _softmax(scores)
-    kind_idx = probs[..., :3].argmax(-1)
+    kind_idx = _glare_kinds(ev, scores)
     R, C = geo.rows, geo.cols
     p = geo.cell_px
 

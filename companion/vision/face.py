@@ -100,6 +100,16 @@ def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bo
     return around.size == 0 or float(np.median(around)) < _BODY_AROUND
 
 
+def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
+    """Whether a component in a face's corner may be a token's disc rather than value
+    digits, though smaller than a whole token (a token whose rim is too faint to count as ink
+    shows only its middle, about a sixth of the face across): round (its box square) and
+    solid (filling its box as a disc does). Blurred digits can look so too; this only says
+    which of two corners holding ink is the token's."""
+    return (min(bw, bh) >= 0.13 * face_px and max(bw, bh) <= 1.3 * min(bw, bh)
+            and area >= 0.65 * bw * bh)
+
+
 def split_face(
     grey: np.ndarray,
     polarity: int | None = None,
@@ -240,7 +250,22 @@ def split_face(
                 for i in groups[k]
             )
             inset = min(1.0, (border + 1) / max(1.0, 0.06 * face_px))
-            return sum(int(dstats[i][4]) for i in groups[k]) * inset
+            # Ink in two opposite corners: a token in one (the companion's players put it in
+            # the tile's top-left corner, the digits' opposite one), the digits in the other:
+            # of a round solid patch and one that is not, the latter is the digits.
+            return sum(int(dstats[i][4]) for i in groups[k]) * inset * (0.1 if k in token_like else 1.0)
+
+        token_like: set[tuple[int, int]] = set()
+        if len(groups) == 2:
+            (ka, ga), (kb, gb) = groups.items()
+            if ka[0] == -kb[0] and ka[1] == -kb[1]:
+                disc_a = all(_solid_disc(*dstats[i][2:5], face_px) for i in ga)
+                disc_b = all(_solid_disc(*dstats[i][2:5], face_px) for i in gb)
+                # (The other must be as tall as digits are: specks of noise are not.)
+                other = gb if disc_a else ga
+                tall = max(max(dstats[i][2], dstats[i][3]) for i in other) >= 0.1 * face_px
+                if disc_a != disc_b and tall:
+                    token_like.add(ka if disc_a else kb)
 
         key = max(groups, key=weight)
         stray += sum(int(dstats[i][4]) for k, g in groups.items() if k != key for i in g)
