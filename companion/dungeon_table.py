@@ -77,6 +77,11 @@ class DungeonSession(LoggedGame):
     check (default: the engine's for the lexicon)."""
 
     game = "dungeon"
+    seats = 1  # type: ignore[assignment]
+
+    @property
+    def tileset_name(self) -> str:
+        return self.tileset
 
     def __init__(self, store: GameStore | None, setup: Setup, *, name: str = "Player", tileset: str = "en",
                  now_ms: int = 0, lexicon_for: Callable[[str], Container[str]] | None = None,

@@ -48,6 +48,15 @@ class HouseSession(LoggedGame):
     """Scrabble House at one table of two boards (see the module's doc)."""
 
     game = "house"
+    boards = 2
+    seats = 4  # type: ignore[assignment]
+
+    def board_of(self, player: int) -> int:
+        return house.board_of(player)
+
+    @property
+    def tileset_name(self) -> str:
+        return self.state.options.tileset
 
     def __init__(self, store: GameStore, names: Sequence[str] = ("Player 1", "Player 2", "Player 3", "Player 4"), *,
                  options: HouseOptions = HouseOptions(), first: int = 0, seed: int = 0, now_ms: int = 0,

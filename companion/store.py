@@ -33,13 +33,13 @@ from __future__ import annotations
 import fcntl
 import json
 import sqlite3
-import time
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Iterator
 
+from companion.clock.now import wall_ms
 from companion.core.board import Tile
-from companion.core.move import Placement, PlacedTile
+from companion.core.move import PlacedTile, Placement
 from companion.errors import CompanionError
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions
@@ -65,10 +65,6 @@ CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
 """
-
-
-def wall_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from companion.clock.engine import format_ms
+from companion.clock.now import monotonic_ms
 from companion.core.board import Board
 from companion.core.tiles import BLANK, get_tileset
 from companion.errors import CompanionError
@@ -56,10 +57,6 @@ from companion.vision.stabiliser import AGREE, Stabiliser
 from companion.web.session import ActionError, ClassicSession
 
 UNREADABLE = "the board could not be read: is a hand over it? Clear the board's view and press again"
-
-
-def monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
 
 
 class TableClock:
@@ -109,6 +106,21 @@ class LoggedGame:
     ref: int | None
     last_ref: int
     _replaying: bool
+    # What the table is built for: how many boards (one camera and one loop each), at which of
+    # them a player sits, their grid, the tiles on them, and how many players press buttons.
+    boards = 1
+    grid = 15
+
+    def board_of(self, player: int) -> int:
+        return 0
+
+    @property
+    def tileset_name(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def seats(self) -> int:
+        raise NotImplementedError
 
     def _store_event(self, kind: str, payload: dict[str, Any], at_ms: int) -> None:
         if self._replaying or self.store is None:
@@ -138,6 +150,18 @@ class TableSession(LoggedGame, ClassicSession):
     log before the state is published, restorable by :meth:`restore` to the same state and
     clocks. Adds what the table does: a press (:meth:`press`) and the verdict on what the camera
     then saw (:meth:`judge`)."""
+
+    @property
+    def grid(self) -> int:  # type: ignore[override]
+        return self.state.board.layout.rows
+
+    @property
+    def tileset_name(self) -> str:
+        return self.state.tileset.name
+
+    @property
+    def seats(self) -> int:
+        return len(self.state.players)
 
     def __init__(self, store: GameStore, names: Sequence[str] = ("Player 1", "Player 2"), *,
                  control: Any = "tournament", challenge: str = "single", tileset: str = "en",

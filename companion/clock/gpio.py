@@ -22,20 +22,16 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from companion.clock.engine import ClockEvent, ClockGroup, FlagFell, Lockout, LostOnTime
+from companion.clock.now import monotonic_ms
 from companion.clock.pins import PinMap
 from companion.errors import CompanionError
 
 Press = tuple[str, int]  # (button name, monotonic milliseconds)
-
-
-def monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
 
 
 @dataclass(frozen=True)

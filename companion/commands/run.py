@@ -116,9 +116,9 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         session, clock = resume_or_start(store, cfg.player_names(), control=control, challenge=cfg.challenge,
                                          tileset=cfg.tileset, seed=None,
                                          start=_house_start(cfg, store) if house else _dungeon_start(cfg, store))
-        # A dungeon in progress (started from the page) has its own tile set and board.
-        tileset = {"dungeon": lambda: session.tileset, "house": lambda: session.state.options.tileset}.get(
-            session.game, lambda: session.state.tileset.name)()
+        # The game in progress (a dungeon started from the page, a House match) has its own
+        # tile set and board.
+        tileset = session.tileset_name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
@@ -139,18 +139,17 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, stop_now)
         stack.callback(stop_now)
-        grid = 15 if session.game in ("dungeon", "house") else session.state.board.layout.rows
-        # One table per board, each with its own camera and thread; a House table's through
-        # its board's face of the one hub.
-        hubs = [BoardHub(live.hub, i) for i in range(len(cameras))] if session.game == "house" else [live.hub]
+        # One table per board, each with its own camera and thread; at a table of two boards
+        # through its board's face of the one hub.
+        hubs = [BoardHub(live.hub, i) for i in range(session.boards)] if session.boards > 1 else [live.hub]
         if len(hubs) != len(cameras):
             raise CompanionError(f"{cfg.source}: game.boards: the game in progress ({session.game}) is not what the "
                                  "configuration's cameras are for")
-        tables = [Table(hub, camera, reader_analyser(tileset, grid, profile),
+        tables = [Table(hub, camera, reader_analyser(tileset, session.grid, profile),
                         trace=lambda line, i=i: print(f"table{'' if len(hubs) == 1 else i + 1}: {line}", flush=True))
                   for i, (hub, camera, profile) in enumerate(zip(hubs, cameras, profiles))]
         each_round = _watchdog()
-        players = {"dungeon": 1, "house": 4}.get(session.game) or len(session.state.players)
+        players = session.seats
         where = " and ".join(c.source for c in cams)
         print(f"companion: table ready ({players} player{'s' if players != 1 else ''}, {where} camera"
               f"{'s' if len(cams) > 1 else ''}, game log in {store.path})", flush=True)
@@ -160,7 +159,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
             stack.callback(table.stop)
 
         serve_panel(panel, tables, live.hub, live.stop, lambda line: print(line, flush=True),
-                    table_of=(lambda player: player // 2) if session.game == "house" else (lambda player: 0))
+                    table_of=session.board_of)
     print("companion: stopped", file=sys.stderr)
     return 0
 

@@ -25,14 +25,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
+from companion.clock.now import monotonic_ms
 from companion.web.session import GameSession
 
 T = TypeVar("T")
 log = logging.getLogger("companion.web")
-
-
-def monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
 
 
 @dataclass(eq=False)
