@@ -595,6 +595,7 @@ _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _NOVEL = 0.1  # fraction of a glyph's box unlike its class's picture below which it is the class's print
 _NOVEL_BAR = 0.35  # ... for a bar-shaped glyph
+_LETTER_SPAN = 0.7  # a letter's ink spans at least this fraction of the board's usual letter's
 _CROP = 1.0  # face crops are this many squares wide
 _EXPOSURE = 220.0  # the luminance the brightest part of a board is brought to
 
@@ -802,6 +803,15 @@ def gather_evidence(
     )
     # A glyph the network, seeing it whole, does not take for a letter is the board's print.
     at = np.where(faces.letterness >= _LETTERNESS, at, -1)
+    # A letter is as tall as the board's other letters (one font on every face, whatever its
+    # turn): a letter-like mark well under their size lies on the square (a token's disc
+    # reads as an O), and is no face's letter.
+    spans = {rc: max(b[2], b[3]) for rc in faces.order if at[rc] >= 0 and (b := faces.inks[rc].box) is not None}
+    if len(spans) >= 5:
+        usual = float(np.median(list(spans.values())))
+        for rc, span in spans.items():
+            if span < _LETTER_SPAN * usual:
+                at[rc] = -1
     has = at >= 0
     pol = np.ones((R, C), np.int64)
     for rc in faces.order:
@@ -1115,6 +1125,60 @@ def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     candidates += [(2, b, s_t, -1.0) for b in ev.back_colours]
     return glare_kinds(scores, ev.stats.median / ev.light, candidates, white,
                        lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_at >= 0)
+
+
+_PRINT_SHOWN = 0.85  # correlation with its class's print above which a square shows that print
+_PRINT_LEVEL = 0.04  # fine detail (RMS, relative to the level) a class's print must have
+_PRINT_SHIFT = 2  # pixels a square's picture may lie off its class's (a grid fitted a little off)
+
+
+def _print_shown(ev: Evidence, geo: Geometry, kind_idx: np.ndarray) -> np.ndarray:
+    """(R, C) squares taken for a blank face on a premium square that show their class's
+    print: the fine detail (words, teeth, lines) the class's squares read empty show, at full
+    resolution, correlated at the best of a few small shifts. A face hides the print under
+    it, and a blank has no ink at all; a lamp's glare or a light the board's field misses
+    moves an empty square's colour towards a pale tile's, but its print stays where it was.
+    Fine detail only (the picture less its blur, over its blur): glare and shade are smooth."""
+    classes = ev.extra.get("classes")
+    out = np.zeros(kind_idx.shape, bool)
+    if classes is None:
+        return out
+    plain = list(Premium).index(Premium.NONE)
+    blank = (kind_idx == 1) & (ev.glyph_at < 0) & (classes != plain)
+    if not blank.any():
+        return out
+    rect = ev.extra["rectified"]
+    p, o, s = geo.cell_px, int(round(geo.origin)), _PRINT_SHIFT
+    e, pad = 3, 12  # the picture takes in the lines around the square; room for the blur
+    n = p + 2 * (e + s)
+
+    def detail(r: int, c: int) -> np.ndarray | None:
+        y0, x0 = o + r * p - e - s - pad, o + c * p - e - s - pad
+        if y0 < 0 or x0 < 0 or y0 + n + 2 * pad > rect.shape[0] or x0 + n + 2 * pad > rect.shape[1]:
+            return None
+        g = cv2.cvtColor(rect[y0 : y0 + n + 2 * pad, x0 : x0 + n + 2 * pad], cv2.COLOR_BGR2GRAY).astype(np.float32)
+        low = cv2.GaussianBlur(g, (0, 0), 4.0)
+        return ((g - low) / np.maximum(low, 8.0))[pad : pad + n, pad : pad + n]
+
+    m = p + 2 * e
+    for k in np.unique(classes[blank]):
+        refs = [d for r, c in np.argwhere((classes == k) & (kind_idx == 0)) if (d := detail(int(r), int(c))) is not None]
+        if len(refs) < 3:
+            continue
+        ref = np.median(np.stack(refs)[:, s : s + m, s : s + m], axis=0)
+        a = (ref - ref.mean()).ravel()
+        level = float(np.sqrt(np.mean(a * a)))
+        if level < _PRINT_LEVEL:
+            continue  # a class without print (a plain colour) tells nothing here
+        for r, c in np.argwhere(blank & (classes == k)):
+            d = detail(int(r), int(c))
+            if d is None:
+                continue
+            views = np.stack([d[dy : dy + m, dx : dx + m].ravel() for dy in range(2 * s + 1) for dx in range(2 * s + 1)])
+            views -= views.mean(1, keepdims=True)
+            corr = (views @ a) / (np.sqrt((views * views).sum(1)) * np.sqrt(a @ a) + 1e-9)
+            out[r, c] = float(corr.max()) >= _PRINT_SHOWN
+    return out
 
 
 def _softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -1875,6 +1939,12 @@ def read_board_cells(
     scores = kind_scores(ev)
     probs = _softmax(scores)
     kind_idx = _glare_kinds(ev, scores)
+    shown = _print_shown(ev, geo, kind_idx)
+    if shown.any():
+        # The print rules a face out; the colour that fitted one leaves the belief in doubt.
+        scores[shown, 0] = scores[shown, :3].max(-1)
+        probs = _softmax(scores)
+        kind_idx[shown] = 0
     R, C = geo.rows, geo.cols
     p = geo.cell_px
 

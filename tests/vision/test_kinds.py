@@ -1,0 +1,49 @@
+"""What a square holds when its colour leaves it in doubt: a token on an empty square (its
+disc reads as an O), glare over a premium square (its colour washed towards a pale tile's,
+its print still there). Rendered scenes (companion.vision.render) with their exact truth."""
+
+import numpy as np
+
+from companion.core.board import STANDARD, Premium
+from companion.core.tiles import get_tileset
+from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.grid import locate_grid, rectify
+from companion.vision.profile import Profile, TileSetColour
+from companion.vision.render import render
+from companion.vision.scene import preset
+
+
+def _read(spec, seed):
+    scene = render(spec, seed)
+    names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty"})
+    profile = Profile(tileset=spec.tileset, sets=tuple(TileSetColour(n, spec.looks[n].body) for n in names)).with_arrays(
+        set_backs=np.array([spec.looks[n].back for n in names], np.uint8).reshape(-1, 3))
+    # The grid as the reader finds it (the scene's exact grid would hide a pixel's misfit).
+    top = rectify(scene.image, locate_grid(scene.image, spec.grid, spec.grid), CELL_PX, MARGIN)
+    reading = read_board_cells(top, CELL_PX, MARGIN, STANDARD, get_tileset(spec.tileset), profile=profile)
+    return scene, {(c.row, c.col): c for c in reading.cells}
+
+
+def test_a_token_on_an_empty_square_is_no_letter():
+    # Beige and pink boards under wooden and ivory tiles: a token's disc on a plain square reads
+    # as an O to the letter network, on a body near a tile's. A letter is as tall as the
+    # board's other letters; the disc is half that.
+    for seed in (3126, 3152):
+        spec = preset("mounted", np.random.default_rng(seed), features=True)
+        scene, cells = _read(spec, seed)
+        tokens = [rc for rc in cells if scene.truth.cell(*rc).kind == "empty" and scene.truth.cell(*rc).token]
+        assert tokens
+        wrong = [(rc, cells[rc].kind, cells[rc].letter) for rc in tokens if cells[rc].kind != "empty"]
+        assert wrong == [], (seed, wrong)
+
+
+def test_glare_over_a_premium_square_leaves_it_empty():
+    # A lamp's glare washes double-word squares (and a double letter) towards a pale face's
+    # colour; their print still shows, which no face does.
+    for seed in (3003, 3191):
+        spec = preset("mounted", np.random.default_rng(seed), features=True)
+        scene, cells = _read(spec, seed)
+        premium_empty = [rc for rc in cells if scene.truth.cell(*rc).kind == "empty"
+                         and STANDARD.premiums[rc[0]][rc[1]] != Premium.NONE]
+        wrong = [rc for rc in premium_empty if cells[rc].kind != "empty"]
+        assert wrong == [], (seed, wrong)
