@@ -9,7 +9,8 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    whole board at once (adaptive threshold, components), each scored by the letter network
    for looking like a letter in some turn. The bodies around them give the tile sets' colours
    (tiles look alike on every square), unless the colour is the board's own print (most
-   squares of it carry no letter). Their places give where the faces lie.
+   squares of it carry no letter); a mark well under the board's letters' size (a token's
+   disc) is no letter. Their places give where the faces lie.
 2. **Empty looks and light.** Without a profile, squares of one premium class look alike:
    each class's look is what its squares without a letter show. With a profile made from
    the empty board (:func:`learn_empty`), each square's own look is known, carried into this
@@ -18,7 +19,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    board) is divided out before comparing: a lamp's spot or a shadow moves lightness, not
    hue.
 3. **Kinds.** Each square's fit to its empty look, to the nearest tile body and to a known
-   back colour, against an outlier floor, gives a belief over empty / face up / face down.
+   back colour, against an outlier floor, gives a belief over empty / face up / face down;
+   a square no kind fits is looked at as under a lamp's glare (:mod:`companion.vision.glare`),
+   and one taken for a blank on a premium square that shows its class's print is empty.
 4. **Faces.** Each face is found around its letter (or, without one, around its square moved
    as the faces nearby are) as the box of body colour with a gap around it; a square's pitch
    around it is cut out and its ink split into the letter (with its diacritics) and the value
