@@ -56,6 +56,7 @@ from companion.errors import CompanionError
 from companion.vision.face import (
     GLYPH_PX,
     FaceInk,
+    body_integral,
     face_crop,
     fit_square,
     locate_faces,
@@ -1136,14 +1137,15 @@ def _softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     return e / e.sum(axis=axis, keepdims=True)
 
 
-def _face_size(body: np.ndarray, centres: np.ndarray, cell_px: float) -> float:
+def _face_size(body: np.ndarray, centres: np.ndarray, cell_px: float, integral: np.ndarray | None = None) -> float:
     """The face size that best explains the tiles found: the box size whose fit is best."""
     if len(centres) == 0:
         return 0.9 * cell_px
     sample = centres[:: max(1, len(centres) // 24)]
     best, best_fit = 0.9 * cell_px, -np.inf
+    integral = body_integral(body) if integral is None else integral
     for frac in (0.8, 0.84, 0.88, 0.92, 0.96):
-        _, fit = locate_faces(body, sample, frac * cell_px, 0.2 * cell_px)
+        _, fit = locate_faces(body, sample, frac * cell_px, 0.2 * cell_px, integral=integral)
         m = float(np.median(fit))
         if m > best_fit:
             best, best_fit = frac * cell_px, m
@@ -1215,10 +1217,12 @@ def _faces(
     prior_small = (prior + 0.5) / scale - 0.5
     # (Measured on the surest letters: a doubtful one, a thin bar, says less of its face.)
     size_from = sure if sure.any() else lettered if lettered.any() else np.ones(len(held), bool)
-    face_small = _face_size(body, prior_small[size_from], p / scale)
+    # One summed-area table for every box fitted in the body below.
+    integral = body_integral(body)
+    face_small = _face_size(body, prior_small[size_from], p / scale, integral)
     found = prior_small.copy()
     if lettered.any():
-        f1, _ = locate_faces(body, prior_small[lettered], face_small, 0.15 * p / scale)
+        f1, _ = locate_faces(body, prior_small[lettered], face_small, 0.15 * p / scale, integral=integral)
         offset = np.median(f1 - prior_small[lettered], axis=0)
         # Where the fit strays from letter + the board's usual offset, trust the letter.
         expect = prior_small[lettered] + offset
@@ -1227,7 +1231,7 @@ def _faces(
         found[lettered] = f1
     fits: dict[tuple[int, int], float] = {}
     if (~lettered).any():
-        f2, fit2 = locate_faces(body, prior_small[~lettered], face_small, 0.25 * p / scale)
+        f2, fit2 = locate_faces(body, prior_small[~lettered], face_small, 0.25 * p / scale, integral=integral)
         found[~lettered] = f2
         fits = {held[n]: float(f) for n, f in zip(np.nonzero(~lettered)[0], fit2)}
     centres = (found + 0.5) * scale - 0.5
