@@ -304,17 +304,20 @@ def _box_sums(integral: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarr
 
 
 def locate_faces(
-    body: np.ndarray, centres: np.ndarray, face_px: float, search_px: float, step: int = 1
+    body: np.ndarray, centres: np.ndarray, face_px: float, search_px: float, step: int = 1,
+    integral: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Where tile faces lie: for each prior centre (N, 2), the centre within ``search_px`` of
     it whose ``face_px`` box is most filled with body (``body``: 0..1 per pixel) while a thin
     ring around the box is not (the gap to the board or to the next tile), a little against
     straying from the prior. Returns refined centres (N, 2) and their fit, -1..1 (filled box,
-    empty ring = 1)."""
+    empty ring = 1). ``integral``: :func:`body_integral` of ``body``, when the caller locates
+    faces in one body several times."""
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     if len(centres) == 0:
         return centres, np.zeros(0)
-    integral = cv2.integral(body.astype(np.float32), sdepth=cv2.CV_64F)
+    if integral is None:
+        integral = body_integral(body)
     f = int(round(face_px))
     ring = max(2, int(round(0.06 * face_px)))
     r = int(round(search_px))
@@ -334,6 +337,11 @@ def locate_faces(
     k = np.arange(len(centres))
     out = np.stack([centres[:, 0] + ox[best], centres[:, 1] + oy[best]], axis=1)
     return out, fit[k, best]
+
+
+def body_integral(body: np.ndarray) -> np.ndarray:
+    """The summed-area table :func:`locate_faces` takes its box sums from."""
+    return cv2.integral(body.astype(np.float32), sdepth=cv2.CV_64F)
 
 
 def face_crop(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:

@@ -102,6 +102,9 @@ def read_board(
     hand tracker for the grid found (it sees motion and what one frame cannot); without it the
     one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move."""
     t0 = time.perf_counter() if started is None else started
+    # Every process that reads boards keeps a reading's freed buffers for the next one (once;
+    # prepare() does it too): without it each reading faults the same pages in afresh.
+    keep_freed_memory()
     if backend not in BACKENDS:
         raise CompanionError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     layout = layout_for_grid(grid)
