@@ -21,6 +21,9 @@ import numpy as np
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
 _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
 _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body, at most
+# How far the value digits' middle lies from the letter's, on its nearer and its farther
+# axis, in face sizes (the renderer's faces: 0.23..0.40; a little room either side).
+_DIGITS_OFF = (0.2, 0.42)
 
 
 @dataclass(frozen=True)
@@ -100,13 +103,51 @@ def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bo
     return around.size == 0 or float(np.median(around)) < _BODY_AROUND
 
 
+def _long_lines(faint: np.ndarray, face_px: float) -> np.ndarray | None:
+    """The pixels (0/1) of ``faint`` on straight lines along the crop's axes longer than any
+    value digit (a third of the face), with their rim; None when there are none."""
+    n = max(5, int(round(0.3 * face_px)))
+    # (Nothing past the crop's border: by default erosion takes it for ink, and a digit
+    # touching the border would pass for a line.)
+    border = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0}
+    lines = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((1, n), np.uint8), **border)
+    lines |= cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8), **border)
+    if not lines.any():
+        return None
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
+def _on_a_line(stats: list[list[int]], i: int) -> bool:
+    """Whether the component ``i`` is a thin dash lined up with another along its length:
+    a piece of a line broken by the threshold (a face's edge, its shadow, the rim of the
+    next tile), not a value digit (a "1" lying on its side is as thin, but alone on its line;
+    the other digit of "10" stands beside it across, not along it)."""
+    x, y, bw, bh, _ = stats[i]
+    for axis in (0, 1):  # 0: a horizontal dash, 1: a vertical one
+        length, thick = (bw, bh) if axis == 0 else (bh, bw)
+        if thick > 3 or length < 2 * thick:
+            continue
+        mid = y + bh / 2.0 if axis == 0 else x + bw / 2.0
+        for j, (xj, yj, wj, hj, area) in enumerate(stats):
+            if j == 0 or j == i or area < 2:
+                continue
+            lj, tj = (wj, hj) if axis == 0 else (hj, wj)
+            if tj > 3 or lj < 2 * tj:
+                continue
+            mid_j = yj + hj / 2.0 if axis == 0 else xj + wj / 2.0
+            apart = (xj >= x + bw or xj + wj <= x) if axis == 0 else (yj >= y + bh or yj + hj <= y)
+            if abs(mid_j - mid) <= 1.5 and apart:
+                return True
+    return False
+
+
 def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
     """Whether a component in a face's corner may be a token's disc rather than value
     digits, though smaller than a whole token (a token whose rim is too faint to count as ink
-    shows only its middle, about a sixth of the face across): round (its box square) and
+    shows only its middle, a sixth of the face across or a little less): round (its box square) and
     solid (filling its box as a disc does). Blurred digits can look so too; this only says
     which of two corners holding ink is the token's."""
-    return (min(bw, bh) >= 0.13 * face_px and max(bw, bh) <= 1.3 * min(bw, bh)
+    return (min(bw, bh) >= 0.11 * face_px and max(bw, bh) <= 1.3 * min(bw, bh)
             and area >= 0.65 * bw * bh)
 
 
@@ -202,32 +243,43 @@ def split_face(
     # so they are looked for at a lower level of ink, away from the letter.
     letter_px = cv2.dilate(lut[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
     faint = ((ink > _DIGIT_INK) & (letter_px == 0)).astype(np.uint8)
-    dn, dlabels, dstats_arr, dcents_arr = cv2.connectedComponentsWithStats(faint, connectivity=8)
-    dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
-    digits = []
-    for i in range(1, dn):
-        x, y, bw, bh, area = dstats[i]
-        if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
-            continue
-        cx, cy = dcents[i]
-        # Digits sit diagonally off the letter, a third of the face away on each axis (the
-        # first of two a little nearer); what lies half a face off is the face's edge.
-        ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
-        if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
-            continue
-        small = max(bw, bh) < 0.45 * size
-        # A disc in a corner is a game token (the companion asks players to put one in the
-        # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
-        if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh):
-            continue
-        # Value digits sit in a corner of the face, their middle off the letter's own box on
-        # at least one axis (they may tuck under a wide letter's corner).
-        fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-        # (one axis a little less: the first of two digits, "10", sits further in)
-        in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
-        off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
-        if small and in_corner and off_box:
-            digits.append(i)
+
+    def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
+        dn, dlabels, dstats_arr, dcents_arr = cv2.connectedComponentsWithStats(faint, connectivity=8)
+        dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
+        digits = []
+        for i in range(1, dn):
+            x, y, bw, bh, area = dstats[i]
+            if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
+                continue
+            cx, cy = dcents[i]
+            # Digits sit diagonally off the letter, a third of the face away on each axis (the
+            # first of two a little nearer); what lies half a face off is the face's edge.
+            ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
+            if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
+                continue
+            small = max(bw, bh) < 0.45 * size
+            # A disc in a corner is a game token (the companion asks players to put one in the
+            # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
+            if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh):
+                continue
+            # Value digits sit in a corner of the face, their middle off the letter's own box on
+            # at least one axis (they may tuck under a wide letter's corner).
+            fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
+            # (one axis a little less: the first of two digits, "10", sits further in)
+            in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
+            off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+            if small and in_corner and off_box and not _on_a_line(dstats, i):
+                digits.append(i)
+        return dlabels, dstats, dcents, digits
+
+    dlabels, dstats, dcents, digits = candidates(faint)
+    if not digits:
+        # The value printed near the face's rim can touch the rim's dark line (or the
+        # shadow past it) and go with it out of the face: take long straight lines out.
+        lines = _long_lines(faint, face_px)
+        if lines is not None:
+            dlabels, dstats, dcents, digits = candidates(faint & ~lines)
     # Ink of this face that is neither letter nor value digits (a token, a smudge).
     digit_set = set(digits)
     stray = sum(
@@ -267,6 +319,36 @@ def split_face(
                 if disc_a != disc_b and tall:
                     token_like.add(ka if disc_a else kb)
 
+        # Value digits are printed at one place on every face: their middle a third of the
+        # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces).
+        # Ink in a corner much nearer the letter (a serif broken off it) or at the face's
+        # very edge (the tile's rim, a shadow line, a neighbour's edge) is not the value,
+        # and taking it as the value would say a wrong turn: better no corner at all.
+        mcx, mcy = mx + mw / 2.0, my + mh / 2.0
+
+        def typical(k: tuple[int, int]) -> bool:
+            g = groups[k]
+            gx0 = min(dstats[i][0] for i in g)
+            gy0 = min(dstats[i][1] for i in g)
+            gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
+            gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
+            ox = abs((gx0 + gx1) / 2.0 - mcx) / face_px
+            oy = abs((gy0 + gy1) / 2.0 - mcy) / face_px
+            return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
+
+        def ring(k: tuple[int, int]) -> bool:
+            # A token's rim broken into arcs (glare, a faint rim): three or more pieces
+            # around a square as wide as a token (the value has one or two digits).
+            g = groups[k]
+            if len(g) < 3:
+                return False
+            gw = max(dstats[i][0] + dstats[i][2] for i in g) - min(dstats[i][0] for i in g)
+            gh = max(dstats[i][1] + dstats[i][3] for i in g) - min(dstats[i][1] for i in g)
+            return min(gw, gh) >= 0.19 * face_px and max(gw, gh) <= 1.4 * min(gw, gh)
+
+        for k in [k for k in groups if ring(k) or not typical(k)]:
+            stray += sum(int(dstats[i][4]) for i in groups.pop(k))
+    if digits and groups:
         key = max(groups, key=weight)
         stray += sum(int(dstats[i][4]) for k, g in groups.items() if k != key for i in g)
         digits = groups[key]

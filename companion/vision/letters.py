@@ -256,7 +256,12 @@ class LetterReader:
         feats = glyph_features(glyphs, turns=True)  # (N, 4, D)
         idx = self.model.index(letters)
         logits = self.model.logits(feats.reshape(n * 4, -1)).reshape(n, 4, -1)
-        logp = np.log(softmax(logits[:, :, idx]) + 1e-6)  # (N, 4, L)
+        # Each letter's belief at each turn against every class the network knows: a
+        # picture turned wrongly looks like no letter (ink that is no letter, a digit), and
+        # normalising over the tile set's letters alone would make any turn's best guess as
+        # sure as the right turn's (an F turned a quarter is "#" 0.33, "O" 0.12: O alone of
+        # the letters).
+        logp = np.log(softmax(logits)[:, :, idx] + 1e-6)  # (N, 4, L)
         with_other = softmax(logits[:, :, self.model.index(list(letters) + [OTHER])])
         letterness = with_other[..., :-1].max(2).max(1).astype(np.float32)
         if self.own_features is not None and len(self.own_labels):
