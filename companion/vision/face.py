@@ -24,6 +24,7 @@ _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body,
 # How far the value digits' middle lies from the letter's, on its nearer and its farther
 # axis, in face sizes (the renderer's faces: 0.23..0.40; a little room either side).
 _DIGITS_OFF = (0.2, 0.42)
+_RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class FaceInk:
     polarity: int = 1  # 1: ink darker than the body; -1: lighter
     stray: float = 0.0  # ink that is neither letter nor digits, as a fraction of the face
     extras: dict = field(default_factory=dict, compare=False)
+    # Ink in another corner as much like the value as ``digits`` (a token's rim, a
+    # neighbour's value): where it is, as ``corner``, and its pictures, as ``digits``.
+    rival_corner: tuple[int, int] | None = None
+    rival_digits: tuple[tuple[np.ndarray, float, float], ...] = ()
 
 
 def fit_square(ink: np.ndarray, size: int = GLYPH_PX, pad: int = 1) -> np.ndarray:
@@ -115,6 +120,22 @@ def _long_lines(faint: np.ndarray, face_px: float) -> np.ndarray | None:
     if not lines.any():
         return None
     return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
+def _off_centre_hole(labels: np.ndarray, stat: list[int], i: int) -> bool:
+    """Whether the component ``i`` encloses a hole well off its middle: two digits blurred
+    into one piece ("10": the hole of the 0 on one side), not a token's ring (its hole in the
+    middle) nor its disc (none)."""
+    x, y, bw, bh, _ = stat
+    mine = np.pad((labels[y : y + bh, x : x + bw] == i).astype(np.uint8), 1)
+    n, holes = cv2.connectedComponents(1 - mine, connectivity=4)
+    if n <= 2:
+        return False
+    ys, xs = np.nonzero(holes > 1)  # label 1 is the outside (it touches the padding)
+    if holes[0, 0] != 1:
+        return False
+    off = max(abs(xs.mean() - (bw + 1) / 2.0) / bw, abs(ys.mean() - (bh + 1) / 2.0) / bh)
+    return off > 0.15
 
 
 def _on_a_line(stats: list[list[int]], i: int) -> bool:
@@ -258,10 +279,12 @@ def split_face(
             ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
             if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
                 continue
-            small = max(bw, bh) < 0.45 * size
+            # (as long as two digits side by side, "10", which blur can join into one
+            # piece: the value's size is the face's, not this letter's, which may be small)
+            small = max(bw, bh) < max(0.45 * size, 0.3 * face_px)
             # A disc in a corner is a game token (the companion asks players to put one in the
             # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
-            if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh):
+            if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh) and not _off_centre_hole(dlabels, dstats[i], i):
                 continue
             # Value digits sit in a corner of the face, their middle off the letter's own box on
             # at least one axis (they may tuck under a wide letter's corner).
@@ -348,23 +371,43 @@ def split_face(
 
         for k in [k for k in groups if ring(k) or not typical(k)]:
             stray += sum(int(dstats[i][4]) for i in groups.pop(k))
+    rival_corner = None
+    rival_out: list[tuple[np.ndarray, float, float]] = []
     if digits and groups:
-        key = max(groups, key=weight)
-        stray += sum(int(dstats[i][4]) for k, g in groups.items() if k != key for i in g)
-        digits = groups[key]
-        dx0 = min(dstats[i][0] for i in digits)
-        dy0 = min(dstats[i][1] for i in digits)
-        dx1 = max(dstats[i][0] + dstats[i][2] for i in digits)
-        dy1 = max(dstats[i][1] + dstats[i][3] for i in digits)
-        dcx, dcy = (dx0 + dx1) / 2.0, (dy0 + dy1) / 2.0
-        corner = (1 if dcx > lcx else -1, 1 if dcy > lcy else -1)
-        for i in digits:
-            x, y, bw, bh, _ = dstats[i]
-            m = dlabels[y : y + bh, x : x + bw] == i
-            m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-            digit_out.append(
-                (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
-            )
+        ranked = sorted(groups, key=weight, reverse=True)
+        key = ranked[0]
+        # Two corners holding ink much alike (a token's faint rim in one, the value in the
+        # other; the face's own value and a neighbour's): the letter's turn and what each
+        # reads as decide (:meth:`companion.vision.letters.LetterReader.score`), not size.
+        rival = ranked[1] if len(ranked) > 1 and weight(ranked[1]) >= _RIVAL * weight(key) else None
+        if token_like and len(groups) == 2 and token_like <= set(groups):
+            # A round solid patch opposite ink that is not: most likely the token and the
+            # value, but a blurred 6 or 8 is as round and solid, a token's disc may be lit
+            # through: both stay in question.
+            key, rival = [k for k in groups if k not in token_like][0], list(token_like)[0]
+        stray += sum(int(dstats[i][4]) for k, g in groups.items() if k not in (key, rival) for i in g)
+
+        def pictures(g: list[int]) -> tuple[tuple[int, int], list[tuple[np.ndarray, float, float]]]:
+            gx0 = min(dstats[i][0] for i in g)
+            gy0 = min(dstats[i][1] for i in g)
+            gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
+            gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
+            at = (1 if (gx0 + gx1) / 2.0 > lcx else -1, 1 if (gy0 + gy1) / 2.0 > lcy else -1)
+            out = []
+            for i in g:
+                x, y, bw, bh, _ = dstats[i]
+                m = dlabels[y : y + bh, x : x + bw] == i
+                m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+                out.append(
+                    (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
+                )
+            return at, out
+
+        corner, digit_out = pictures(groups[key])
+        if rival is not None:
+            rival_corner, rival_out = pictures(groups[rival])
+            if rival_corner == corner:
+                rival_corner, rival_out = None, []
     return FaceInk(
         glyph,
         tuple(digit_out),
@@ -374,6 +417,8 @@ def split_face(
         (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)),
         pol,
         stray / float(h * w),
+        rival_corner=rival_corner,
+        rival_digits=tuple(rival_out),
     )
 
 
