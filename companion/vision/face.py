@@ -241,10 +241,12 @@ def split_face(
         fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
         cornerish = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14 and not (x0 <= cx <= x1 and y0 <= cy <= y1)
         if (inside_x and inside_y) or (
-            near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh) and _on_body(ink, labels, stats[i], i)
+            near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh) and min(bw, bh) >= 2
+            and _on_body(ink, labels, stats[i], i)
         ):
             # A piece of the letter (glare breaks strokes), or a diacritic beside it: dots and
-            # accents are compact; a thin sliver along the letter is the face's edge or a gap.
+            # accents are compact; a thin sliver along the letter is the face's edge or a gap,
+            # a speck a pixel thin is noise (a dot is printed as thick as the letter's strokes).
             letter.append(i)
         else:
             others.append(i)
