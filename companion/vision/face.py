@@ -227,8 +227,28 @@ def split_face(
     others = []
     x0, y0, x1, y1 = mx, my, mx + mw, my + mh
     size = max(mw, mh)
+    # A thin stroke (a serif font's hairline, the spur of a G, the end of an L's foot) may
+    # fall below half ink and break off the letter, yet still join it at the digits' paler
+    # level: such a piece near the letter is the letter's.
+    joined: np.ndarray | None = None
     for i in keep:
         if i == main:
+            continue
+        x, y, bw, bh, area = stats[i]
+        cx, cy = cents[i]
+        near = (
+            x >= x0 - 0.45 * size and x + bw <= x1 + 0.45 * size and y >= y0 - 0.45 * size and y + bh <= y1 + 0.45 * size
+        )
+        if near and max(bw, bh) < 0.45 * size:
+            if joined is None:
+                _, pale = cv2.connectedComponents((ink > _DIGIT_INK).astype(np.uint8), connectivity=8)
+                ys, xs = np.nonzero(labels[my : my + mh, mx : mx + mw] == main)
+                joined = pale == pale[my + ys[0], mx + xs[0]]
+            ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+            if joined[y + ys[0], x + xs[0]]:
+                letter.append(i)
+    for i in keep:
+        if i in letter:
             continue
         x, y, bw, bh, area = stats[i]
         cx, cy = cents[i]
@@ -349,16 +369,14 @@ def split_face(
         # Ink in a corner much nearer the letter (a serif broken off it) or at the face's
         # very edge (the tile's rim, a shadow line, a neighbour's edge) is not the value,
         # and taking it as the value would say a wrong turn: better no corner at all.
-        mcx, mcy = mx + mw / 2.0, my + mh / 2.0
-
         def typical(k: tuple[int, int]) -> bool:
             g = groups[k]
             gx0 = min(dstats[i][0] for i in g)
             gy0 = min(dstats[i][1] for i in g)
             gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
             gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
-            ox = abs((gx0 + gx1) / 2.0 - mcx) / face_px
-            oy = abs((gy0 + gy1) / 2.0 - mcy) / face_px
+            ox = abs((gx0 + gx1) / 2.0 - lcx) / face_px
+            oy = abs((gy0 + gy1) / 2.0 - lcy) / face_px
             return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
 
         def ring(k: tuple[int, int]) -> bool:
