@@ -23,7 +23,7 @@ _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
 _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body, at most
 # How far the value digits' middle lies from the letter's, on its nearer and its farther
 # axis, in face sizes (the renderer's faces: 0.23..0.40; a little room either side).
-_DIGITS_OFF = (0.2, 0.42)
+_DIGITS_OFF = (0.2, 0.44)
 _RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
 
 
@@ -125,8 +125,10 @@ def _long_lines(faint: np.ndarray, face_px: float) -> np.ndarray | None:
 def _off_centre_hole(labels: np.ndarray, stat: list[int], i: int) -> bool:
     """Whether the component ``i`` encloses a hole well off its middle: two digits blurred
     into one piece ("10": the hole of the 0 on one side), not a token's ring (its hole in the
-    middle) nor its disc (none)."""
-    x, y, bw, bh, _ = stat
+    middle) nor its disc (none, or a highlight in a piece solid as a disc)."""
+    x, y, bw, bh, area = stat
+    if area >= 0.65 * bw * bh:
+        return False  # solid: a disc, its hole a lamp's highlight
     mine = np.pad((labels[y : y + bh, x : x + bw] == i).astype(np.uint8), 1)
     n, holes = cv2.connectedComponents(1 - mine, connectivity=4)
     if n <= 2:
@@ -399,7 +401,15 @@ def split_face(
         # Two corners holding ink much alike (a token's faint rim in one, the value in the
         # other; the face's own value and a neighbour's): the letter's turn and what each
         # reads as decide (:meth:`companion.vision.letters.LetterReader.score`), not size.
-        rival = ranked[1] if len(ranked) > 1 and weight(ranked[1]) >= _RIVAL * weight(key) else None
+        rival = None
+        if len(ranked) > 1:
+            second = ranked[1]
+            opposite = second == (-key[0], -key[1])
+            # (Opposite the value is where the players' token lies: its faint rim may outweigh
+            # a thin "1"; anything there as tall as a digit stays in question.)
+            tall = max(max(dstats[i][2], dstats[i][3]) for i in groups[second]) >= 0.1 * face_px
+            if weight(second) >= _RIVAL * weight(key) or (opposite and tall):
+                rival = second
         if token_like and len(groups) == 2 and token_like <= set(groups):
             # A round solid patch opposite ink that is not: most likely the token and the
             # value, but a blurred 6 or 8 is as round and solid, a token's disc may be lit

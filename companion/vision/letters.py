@@ -318,8 +318,8 @@ class LetterReader:
     def _rival_values(self, faces: list, rivals: list[int], letters: list[str], values: dict[str, int],
                       logp: np.ndarray, read_values: list[list[str | None]]) -> None:
         """The value evidence of faces with ink in two corners (in place): at each turn the
-        ink in the corner that turn puts the value in is read, and what is no digit at all
-        (a token's rim reads as none) counts against the turn as a wrong value would."""
+        ink in the corner that turn puts the value in is read, and each letter is weighed by
+        how likely its value is to look so (a token's rim reads as no digit at all)."""
         groups = []  # (face, turn, pictures with their offsets)
         for i in rivals:
             f = faces[i]
@@ -335,12 +335,15 @@ class LetterReader:
             m += len(g)
             order = sorted(rows, key=lambda r: _upright(*g[r - rows.start][1:], k)[0])
             text = "".join(DIGITS[int(p[r, :-1].argmax())] for r in order)
-            certainty = float(np.prod([p[r, :-1].max() for r in order]))
-            digitness = float(np.prod([1.0 - p[r, -1] for r in order]))
             read_values[i][k] = text
-            agrees = np.array([str(values.get(letter, -1)) == text for letter in letters])
-            logp[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
-            logp[i, k] += np.log(0.05 + 0.95 * digitness)
+            # How likely each letter's value is to look as this ink does at this turn (the
+            # chance it reads as each of its digits, in order; none for ink that is no digit).
+            for li, letter in enumerate(letters):
+                value = str(values.get(letter, -1))
+                like = 0.0
+                if len(value) == len(order) and value.isdigit():
+                    like = float(np.prod([p[r, DIGITS.index(ch)] for r, ch in zip(order, value)]))
+                logp[i, k, li] += np.log(0.03 + 0.97 * like)
 
     def _own_logp(self, feats: np.ndarray, letters: list[str]) -> np.ndarray:
         """log p(letter) from the nearest of the user's own pictures (per turn)."""
