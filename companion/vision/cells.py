@@ -1898,15 +1898,12 @@ def read_board_cells(
         reader = letter_reader(profile.arrays if profile is not None else None)
         scored = reader.score([f for _, f in with_glyph], letters, values)
         first = scored.decide(None, values)
-        # The board's usual turn is a prior for every tile: what decides where the face
-        # cannot (a letter the same turned, no value seen), not against a letter the network
-        # reads surely at another turn (players do lay tiles turned: a J upside down with
-        # its value hidden is no D), so half of it is even.
+        # The board's usual turn is a prior for every tile.
         turns = np.ones(4)
         for g in first:
             if g.p_rotation > 0.9:
                 turns[g.rotation // 90] += 1
-        prior_rot = 0.5 / 4 + 0.5 * turns / turns.sum()
+        prior_rot = 0.1 / 4 + 0.9 * turns / turns.sum()
         final = scored.decide(prior_rot, values)
         guesses = {rc: g for (rc, _), g in zip(with_glyph, final)}
     elif backend == "tesseract":
