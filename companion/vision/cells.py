@@ -609,6 +609,7 @@ class Evidence:
 
 
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
+_GLARE_OFF = 8.0  # Lab distance from its set's colour beyond which a face may be under glare
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _NOVEL = 0.1  # fraction of a glyph's box unlike its class's picture below which it is the class's print
 _NOVEL_BAR = 0.35  # ... for a bar-shaped glyph
@@ -1977,6 +1978,7 @@ def read_board_cells(
     grey = ev.extra["grey"]
     inks = _read_inks(grey, ev, kind_idx, centres, face_px, p)
     _sets_by_ink(ev, inks)
+    _sets_under_glare(ev, inks)
 
     letters = sorted(tileset.alphabet)
     values = dict(tileset.values)
@@ -2069,6 +2071,33 @@ def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
                 best, best_d = i, d
         if best >= 0:
             ev.tile_set[rc], ev.d_tile[rc] = best, best_d
+
+
+_GLARE_PATH = np.linspace(0.0, 1.0, 21)[:, None]  # shares of white light mixed into a body
+
+
+def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
+    """A face unlike its nearest set's colour may be another set's under a lamp's glare:
+    glare adds white light, moving a body's colour along the line to white (lighter, less
+    coloured), never away from it (a wood face washed out can come near the ivory set's
+    colour, but keeps more of wood's yellow than ivory has). A face much nearer another
+    set's line to white than its own set's (colour or line) is that set's: ``ev.tile_set``
+    corrected in place."""
+    if len(ev.tile_colours) < 2:
+        return
+    pols = ev.tile_polarity or [1] * len(ev.tile_colours)
+    white = np.full(3, 255.0, np.float32)
+    lines = [to_lab(np.asarray(t, np.float32)[None] * (1.0 - _GLARE_PATH) + white * _GLARE_PATH) for t in ev.tile_colours]
+    for rc, ink in inks.items():
+        if ink.glyph is None or ev.d_tile[rc] <= _GLARE_OFF:
+            continue
+        d = np.full(len(lines), np.inf)
+        for j, line in enumerate(lines):
+            seen = to_lab(ev.stats.body(int(pols[min(j, len(pols) - 1)]))[rc] / ev.light[rc])
+            d[j] = float(colour_distance(line, seen).min())
+        j0, best = int(ev.tile_set[rc]), int(np.argmin(d))
+        if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
+            ev.tile_set[rc] = best
 
 
 def _clip(v: float) -> float:

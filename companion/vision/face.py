@@ -21,6 +21,10 @@ import numpy as np
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
 _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
 _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body, at most
+# How far the value digits' middle lies from the letter's, on its nearer and its farther
+# axis, in face sizes (the renderer's faces: 0.23..0.40; a little room either side).
+_DIGITS_OFF = (0.2, 0.44)
+_RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,10 @@ class FaceInk:
     polarity: int = 1  # 1: ink darker than the body; -1: lighter
     stray: float = 0.0  # ink that is neither letter nor digits, as a fraction of the face
     extras: dict = field(default_factory=dict, compare=False)
+    # Ink in another corner as much like the value as ``digits`` (a token's rim, a
+    # neighbour's value): where it is, as ``corner``, and its pictures, as ``digits``.
+    rival_corner: tuple[int, int] | None = None
+    rival_digits: tuple[tuple[np.ndarray, float, float], ...] = ()
 
 
 def fit_square(ink: np.ndarray, size: int = GLYPH_PX, pad: int = 1) -> np.ndarray:
@@ -100,13 +108,69 @@ def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bo
     return around.size == 0 or float(np.median(around)) < _BODY_AROUND
 
 
+def _long_lines(faint: np.ndarray, face_px: float) -> np.ndarray | None:
+    """The pixels (0/1) of ``faint`` on straight lines along the crop's axes longer than any
+    value digit (a third of the face), with their rim; None when there are none."""
+    n = max(5, int(round(0.3 * face_px)))
+    # (Nothing past the crop's border: by default erosion takes it for ink, and a digit
+    # touching the border would pass for a line.)
+    border = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0}
+    lines = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((1, n), np.uint8), **border)
+    lines |= cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8), **border)
+    if not lines.any():
+        return None
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
+def _off_centre_hole(labels: np.ndarray, stat: list[int], i: int) -> bool:
+    """Whether the component ``i`` encloses a hole well off its middle: two digits blurred
+    into one piece ("10": the hole of the 0 on one side), not a token's ring (its hole in the
+    middle) nor its disc (none, or a highlight in a piece solid as a disc)."""
+    x, y, bw, bh, area = stat
+    if area >= 0.65 * bw * bh:
+        return False  # solid: a disc, its hole a lamp's highlight
+    mine = np.pad((labels[y : y + bh, x : x + bw] == i).astype(np.uint8), 1)
+    n, holes = cv2.connectedComponents(1 - mine, connectivity=4)
+    if n <= 2:
+        return False
+    ys, xs = np.nonzero(holes > 1)  # label 1 is the outside (it touches the padding)
+    if holes[0, 0] != 1:
+        return False
+    off = max(abs(xs.mean() - (bw + 1) / 2.0) / bw, abs(ys.mean() - (bh + 1) / 2.0) / bh)
+    return off > 0.15
+
+
+def _on_a_line(stats: list[list[int]], i: int) -> bool:
+    """Whether the component ``i`` is a thin dash lined up with another along its length:
+    a piece of a line broken by the threshold (a face's edge, its shadow, the rim of the
+    next tile), not a value digit (a "1" lying on its side is as thin, but alone on its line;
+    the other digit of "10" stands beside it across, not along it)."""
+    x, y, bw, bh, _ = stats[i]
+    for axis in (0, 1):  # 0: a horizontal dash, 1: a vertical one
+        length, thick = (bw, bh) if axis == 0 else (bh, bw)
+        if thick > 3 or length < 2 * thick:
+            continue
+        mid = y + bh / 2.0 if axis == 0 else x + bw / 2.0
+        for j, (xj, yj, wj, hj, area) in enumerate(stats):
+            if j == 0 or j == i or area < 2:
+                continue
+            lj, tj = (wj, hj) if axis == 0 else (hj, wj)
+            if tj > 3 or lj < 2 * tj:
+                continue
+            mid_j = yj + hj / 2.0 if axis == 0 else xj + wj / 2.0
+            apart = (xj >= x + bw or xj + wj <= x) if axis == 0 else (yj >= y + bh or yj + hj <= y)
+            if abs(mid_j - mid) <= 1.5 and apart:
+                return True
+    return False
+
+
 def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
     """Whether a component in a face's corner may be a token's disc rather than value
     digits, though smaller than a whole token (a token whose rim is too faint to count as ink
-    shows only its middle, about a sixth of the face across): round (its box square) and
+    shows only its middle, a sixth of the face across or a little less): round (its box square) and
     solid (filling its box as a disc does). Blurred digits can look so too; this only says
     which of two corners holding ink is the token's."""
-    return (min(bw, bh) >= 0.13 * face_px and max(bw, bh) <= 1.3 * min(bw, bh)
+    return (min(bw, bh) >= 0.11 * face_px and max(bw, bh) <= 1.3 * min(bw, bh)
             and area >= 0.65 * bw * bh)
 
 
@@ -165,8 +229,28 @@ def split_face(
     others = []
     x0, y0, x1, y1 = mx, my, mx + mw, my + mh
     size = max(mw, mh)
+    # A thin stroke (a serif font's hairline, the spur of a G, the end of an L's foot) may
+    # fall below half ink and break off the letter, yet still join it at the digits' paler
+    # level: such a piece near the letter is the letter's.
+    joined: np.ndarray | None = None
     for i in keep:
         if i == main:
+            continue
+        x, y, bw, bh, area = stats[i]
+        cx, cy = cents[i]
+        near = (
+            x >= x0 - 0.45 * size and x + bw <= x1 + 0.45 * size and y >= y0 - 0.45 * size and y + bh <= y1 + 0.45 * size
+        )
+        if near and max(bw, bh) < 0.45 * size:
+            if joined is None:
+                _, pale = cv2.connectedComponents((ink > _DIGIT_INK).astype(np.uint8), connectivity=8)
+                ys, xs = np.nonzero(labels[my : my + mh, mx : mx + mw] == main)
+                joined = pale == pale[my + ys[0], mx + xs[0]]
+            ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+            if joined[y + ys[0], x + xs[0]]:
+                letter.append(i)
+    for i in keep:
+        if i in letter:
             continue
         x, y, bw, bh, area = stats[i]
         cx, cy = cents[i]
@@ -179,10 +263,12 @@ def split_face(
         fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
         cornerish = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14 and not (x0 <= cx <= x1 and y0 <= cy <= y1)
         if (inside_x and inside_y) or (
-            near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh) and _on_body(ink, labels, stats[i], i)
+            near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh) and min(bw, bh) >= 2
+            and _on_body(ink, labels, stats[i], i)
         ):
             # A piece of the letter (glare breaks strokes), or a diacritic beside it: dots and
-            # accents are compact; a thin sliver along the letter is the face's edge or a gap.
+            # accents are compact; a thin sliver along the letter is the face's edge or a gap,
+            # a speck a pixel thin is noise (a dot is printed as thick as the letter's strokes).
             letter.append(i)
         else:
             others.append(i)
@@ -202,32 +288,45 @@ def split_face(
     # so they are looked for at a lower level of ink, away from the letter.
     letter_px = cv2.dilate(lut[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
     faint = ((ink > _DIGIT_INK) & (letter_px == 0)).astype(np.uint8)
-    dn, dlabels, dstats_arr, dcents_arr = cv2.connectedComponentsWithStats(faint, connectivity=8)
-    dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
-    digits = []
-    for i in range(1, dn):
-        x, y, bw, bh, area = dstats[i]
-        if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
-            continue
-        cx, cy = dcents[i]
-        # Digits sit diagonally off the letter, a third of the face away on each axis (the
-        # first of two a little nearer); what lies half a face off is the face's edge.
-        ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
-        if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
-            continue
-        small = max(bw, bh) < 0.45 * size
-        # A disc in a corner is a game token (the companion asks players to put one in the
-        # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
-        if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh):
-            continue
-        # Value digits sit in a corner of the face, their middle off the letter's own box on
-        # at least one axis (they may tuck under a wide letter's corner).
-        fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-        # (one axis a little less: the first of two digits, "10", sits further in)
-        in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
-        off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
-        if small and in_corner and off_box:
-            digits.append(i)
+
+    def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
+        dn, dlabels, dstats_arr, dcents_arr = cv2.connectedComponentsWithStats(faint, connectivity=8)
+        dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
+        digits = []
+        for i in range(1, dn):
+            x, y, bw, bh, area = dstats[i]
+            if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
+                continue
+            cx, cy = dcents[i]
+            # Digits sit diagonally off the letter, a third of the face away on each axis (the
+            # first of two a little nearer); what lies half a face off is the face's edge.
+            ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
+            if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
+                continue
+            # (as long as two digits side by side, "10", which blur can join into one
+            # piece: the value's size is the face's, not this letter's, which may be small)
+            small = max(bw, bh) < max(0.45 * size, 0.3 * face_px)
+            # A disc in a corner is a game token (the companion asks players to put one in the
+            # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
+            if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh) and not _off_centre_hole(dlabels, dstats[i], i):
+                continue
+            # Value digits sit in a corner of the face, their middle off the letter's own box on
+            # at least one axis (they may tuck under a wide letter's corner).
+            fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
+            # (one axis a little less: the first of two digits, "10", sits further in)
+            in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
+            off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+            if small and in_corner and off_box and not _on_a_line(dstats, i):
+                digits.append(i)
+        return dlabels, dstats, dcents, digits
+
+    dlabels, dstats, dcents, digits = candidates(faint)
+    if not digits:
+        # The value printed near the face's rim can touch the rim's dark line (or the
+        # shadow past it) and go with it out of the face: take long straight lines out.
+        lines = _long_lines(faint, face_px)
+        if lines is not None:
+            dlabels, dstats, dcents, digits = candidates(faint & ~lines)
     # Ink of this face that is neither letter nor value digits (a token, a smudge).
     digit_set = set(digits)
     stray = sum(
@@ -267,22 +366,78 @@ def split_face(
                 if disc_a != disc_b and tall:
                     token_like.add(ka if disc_a else kb)
 
-        key = max(groups, key=weight)
-        stray += sum(int(dstats[i][4]) for k, g in groups.items() if k != key for i in g)
-        digits = groups[key]
-        dx0 = min(dstats[i][0] for i in digits)
-        dy0 = min(dstats[i][1] for i in digits)
-        dx1 = max(dstats[i][0] + dstats[i][2] for i in digits)
-        dy1 = max(dstats[i][1] + dstats[i][3] for i in digits)
-        dcx, dcy = (dx0 + dx1) / 2.0, (dy0 + dy1) / 2.0
-        corner = (1 if dcx > lcx else -1, 1 if dcy > lcy else -1)
-        for i in digits:
-            x, y, bw, bh, _ = dstats[i]
-            m = dlabels[y : y + bh, x : x + bw] == i
-            m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-            digit_out.append(
-                (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
-            )
+        # Value digits are printed at one place on every face: their middle a third of the
+        # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces).
+        # Ink in a corner much nearer the letter (a serif broken off it) or at the face's
+        # very edge (the tile's rim, a shadow line, a neighbour's edge) is not the value,
+        # and taking it as the value would say a wrong turn: better no corner at all.
+        def typical(k: tuple[int, int]) -> bool:
+            g = groups[k]
+            gx0 = min(dstats[i][0] for i in g)
+            gy0 = min(dstats[i][1] for i in g)
+            gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
+            gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
+            ox = abs((gx0 + gx1) / 2.0 - lcx) / face_px
+            oy = abs((gy0 + gy1) / 2.0 - lcy) / face_px
+            return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
+
+        def ring(k: tuple[int, int]) -> bool:
+            # A token's rim broken into arcs (glare, a faint rim): three or more pieces
+            # around a square as wide as a token (the value has one or two digits).
+            g = groups[k]
+            if len(g) < 3:
+                return False
+            gw = max(dstats[i][0] + dstats[i][2] for i in g) - min(dstats[i][0] for i in g)
+            gh = max(dstats[i][1] + dstats[i][3] for i in g) - min(dstats[i][1] for i in g)
+            return min(gw, gh) >= 0.19 * face_px and max(gw, gh) <= 1.4 * min(gw, gh)
+
+        for k in [k for k in groups if ring(k) or not typical(k)]:
+            stray += sum(int(dstats[i][4]) for i in groups.pop(k))
+    rival_corner = None
+    rival_out: list[tuple[np.ndarray, float, float]] = []
+    if digits and groups:
+        ranked = sorted(groups, key=weight, reverse=True)
+        key = ranked[0]
+        # Two corners holding ink much alike (a token's faint rim in one, the value in the
+        # other; the face's own value and a neighbour's): the letter's turn and what each
+        # reads as decide (:meth:`companion.vision.letters.LetterReader.score`), not size.
+        rival = None
+        if len(ranked) > 1:
+            second = ranked[1]
+            opposite = second == (-key[0], -key[1])
+            # (Opposite the value is where the players' token lies: its faint rim may outweigh
+            # a thin "1"; anything there as tall as a digit stays in question.)
+            tall = max(max(dstats[i][2], dstats[i][3]) for i in groups[second]) >= 0.1 * face_px
+            if weight(second) >= _RIVAL * weight(key) or (opposite and tall):
+                rival = second
+        if token_like and len(groups) == 2 and token_like <= set(groups):
+            # A round solid patch opposite ink that is not: most likely the token and the
+            # value, but a blurred 6 or 8 is as round and solid, a token's disc may be lit
+            # through: both stay in question.
+            key, rival = [k for k in groups if k not in token_like][0], list(token_like)[0]
+        stray += sum(int(dstats[i][4]) for k, g in groups.items() if k not in (key, rival) for i in g)
+
+        def pictures(g: list[int]) -> tuple[tuple[int, int], list[tuple[np.ndarray, float, float]]]:
+            gx0 = min(dstats[i][0] for i in g)
+            gy0 = min(dstats[i][1] for i in g)
+            gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
+            gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
+            at = (1 if (gx0 + gx1) / 2.0 > lcx else -1, 1 if (gy0 + gy1) / 2.0 > lcy else -1)
+            out = []
+            for i in g:
+                x, y, bw, bh, _ = dstats[i]
+                m = dlabels[y : y + bh, x : x + bw] == i
+                m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+                out.append(
+                    (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
+                )
+            return at, out
+
+        corner, digit_out = pictures(groups[key])
+        if rival is not None:
+            rival_corner, rival_out = pictures(groups[rival])
+            if rival_corner == corner:
+                rival_corner, rival_out = None, []
     return FaceInk(
         glyph,
         tuple(digit_out),
@@ -292,6 +447,8 @@ def split_face(
         (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)),
         pol,
         stray / float(h * w),
+        rival_corner=rival_corner,
+        rival_digits=tuple(rival_out),
     )
 
 

@@ -256,20 +256,30 @@ class LetterReader:
         feats = glyph_features(glyphs, turns=True)  # (N, 4, D)
         idx = self.model.index(letters)
         logits = self.model.logits(feats.reshape(n * 4, -1)).reshape(n, 4, -1)
-        logp = np.log(softmax(logits[:, :, idx]) + 1e-6)  # (N, 4, L)
+        # Each letter's belief at each turn against every class the network knows: a
+        # picture turned wrongly looks like no letter (ink that is no letter, a digit), and
+        # normalising over the tile set's letters alone would make any turn's best guess as
+        # sure as the right turn's (an F turned a quarter is "#" 0.33, "O" 0.12: O alone of
+        # the letters).
+        logp = np.log(softmax(logits)[:, :, idx] + 1e-6)  # (N, 4, L)
         with_other = softmax(logits[:, :, self.model.index(list(letters) + [OTHER])])
         letterness = with_other[..., :-1].max(2).max(1).astype(np.float32)
         if self.own_features is not None and len(self.own_labels):
             logp = 0.5 * logp + 0.5 * self._own_logp(feats, letters)
-        # The corner the digits are in says the turn.
+        logp = _alike_turns(glyphs, logp)
+        # The corner the digits are in says the turn (one of two, when another corner holds
+        # ink as much like them: which of the two, the letter and the readings say).
         for i, face in enumerate(faces):
             if face.corner is not None:
                 for k in range(4):
-                    if CORNER_OF_TURN[k] != face.corner:
+                    if CORNER_OF_TURN[k] not in (face.corner, face.rival_corner):
                         logp[i, k] -= 4.0
-        # The digits themselves, read for every turn, say the value.
-        owners = [(i, j) for i, f in enumerate(faces) for j in range(len(f.digits))]
         read_values: list[list[str | None]] = [[None] * 4 for _ in range(n)]
+        rivals = [i for i, f in enumerate(faces) if f.rival_corner is not None]
+        if rivals:
+            self._rival_values(faces, rivals, letters, values, logp, read_values)
+        # The digits themselves, read for every turn, say the value.
+        owners = [(i, j) for i, f in enumerate(faces) if f.rival_corner is None for j in range(len(f.digits))]
         if owners:
             pics = np.stack([faces[i].digits[j][0] for i, j in owners])
             dfeat = glyph_features(pics, turns=True)
@@ -278,7 +288,7 @@ class LetterReader:
             best = dp.argmax(-1)
             sure = dp.max(-1)
             value_str = np.array([str(values.get(letter, -1)) for letter in letters])
-            counts = np.array([len(f.digits) for f in faces])
+            counts = np.array([0 if f.rival_corner is not None else len(f.digits) for f in faces])
             first = np.concatenate([[0], np.cumsum(counts)[:-1]])
             # One digit (most values): every face and turn at once.
             one = np.flatnonzero(counts == 1)
@@ -305,6 +315,36 @@ class LetterReader:
                     logp[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
         return FaceScores(logp, read_values, letters, letterness)
 
+    def _rival_values(self, faces: list, rivals: list[int], letters: list[str], values: dict[str, int],
+                      logp: np.ndarray, read_values: list[list[str | None]]) -> None:
+        """The value evidence of faces with ink in two corners (in place): at each turn the
+        ink in the corner that turn puts the value in is read, and each letter is weighed by
+        how likely its value is to look so (a token's rim reads as no digit at all)."""
+        groups = []  # (face, turn, pictures with their offsets)
+        for i in rivals:
+            f = faces[i]
+            for k in range(4):
+                groups.append((i, k, f.rival_digits if CORNER_OF_TURN[k] == f.rival_corner else f.digits))
+        pics = np.stack([d[0] for _, _, g in groups for d in g])
+        turn_of = np.array([k for _, k, g in groups for _ in g])
+        feats = glyph_features(pics, turns=True)[np.arange(len(pics)), turn_of]
+        p = softmax(self.model.logits(feats)[:, self.model.index(list(DIGITS) + [OTHER])])
+        m = 0
+        for i, k, g in groups:
+            rows = range(m, m + len(g))
+            m += len(g)
+            order = sorted(rows, key=lambda r: _upright(*g[r - rows.start][1:], k)[0])
+            text = "".join(DIGITS[int(p[r, :-1].argmax())] for r in order)
+            read_values[i][k] = text
+            # How likely each letter's value is to look as this ink does at this turn (the
+            # chance it reads as each of its digits, in order; none for ink that is no digit).
+            for li, letter in enumerate(letters):
+                value = str(values.get(letter, -1))
+                like = 0.0
+                if len(value) == len(order) and value.isdigit():
+                    like = float(np.prod([p[r, DIGITS.index(ch)] for r, ch in zip(order, value)]))
+                logp[i, k, li] += np.log(0.03 + 0.97 * like)
+
     def _own_logp(self, feats: np.ndarray, letters: list[str]) -> np.ndarray:
         """log p(letter) from the nearest of the user's own pictures (per turn)."""
         n = feats.shape[0]
@@ -322,6 +362,35 @@ class LetterReader:
                 out[:, li] = best
         # Similarities to log-probabilities: a softmax with a sharp temperature.
         return np.log(softmax(out * 25.0) + 1e-6).reshape(n, 4, len(letters))
+
+
+def _symmetry(glyphs: np.ndarray, k: int) -> np.ndarray:
+    """(N,) correlation of each picture with itself turned by k quarter turns (1: the same
+    picture at every turn, as an O; about 0: nothing alike)."""
+    a = glyphs.reshape(len(glyphs), -1)
+    b = np.rot90(glyphs, k=k, axes=(1, 2)).reshape(len(glyphs), -1)
+    a = a - a.mean(1, keepdims=True)
+    b = b - b.mean(1, keepdims=True)
+    return (a * b).sum(1) / (np.sqrt((a * a).sum(1) * (b * b).sum(1)) + 1e-9)
+
+
+def _alike_turns(glyphs: np.ndarray, logp: np.ndarray) -> np.ndarray:
+    """The network's beliefs with what it cannot know taken out: a picture that is the same
+    turned upside down (H, I, N, O, S, X, Z as printed) says nothing of which of the two
+    turns the tile lies at, whatever small differences the network weighs (an I turned is
+    a 1 to it; the digits' corner tells), and one the same at a quarter turn (O) nothing of
+    any turn. Each turn's belief is raised towards the best of the turns alike, in
+    proportion to how alike the picture is (correlation 0.7 nothing, 0.9 all)."""
+    out = logp.copy()
+    half = np.clip((_symmetry(glyphs, 2) - 0.7) / 0.2, 0.0, 1.0)[:, None, None]
+    if half.any():
+        best = np.maximum(out, np.roll(out, 2, axis=1))
+        out += half * (best - out)
+    quarter = np.clip((_symmetry(glyphs, 1) - 0.7) / 0.2, 0.0, 1.0)[:, None, None]
+    if quarter.any():
+        best = out.max(1, keepdims=True)
+        out += quarter * (best - out)
+    return out
 
 
 def _upright(dx: float, dy: float, k: int) -> tuple[float, float]:

@@ -150,3 +150,30 @@ def test_real_photos_are_read_without_a_profile():
         wrong += errors["square"]
         perfect += errors["square"] == 0
     assert wrong <= 1 and perfect >= len(index[::8]) - 1
+
+
+def test_a_face_washed_out_by_glare_keeps_its_set():
+    # A wood face under a lamp's spot comes near the ivory set's colour, but glare only adds
+    # white: it keeps more of wood's yellow than ivory has, on wood's line to white.
+    from types import SimpleNamespace
+
+    from companion.vision.cells import _sets_under_glare, colour_distance, to_lab
+    from companion.vision.face import FaceInk
+
+    ivory, wood = np.array([212.0, 232.0, 245.0]), np.array([121.0, 176.0, 216.0])  # BGR
+    washed = 0.55 * wood + 0.45 * 255.0  # wood under glare
+    d = colour_distance(to_lab(washed), to_lab(np.stack([ivory, wood])))
+    assert d[0] < d[1]  # nearer ivory by plain distance: what read it as ivory
+    body = washed.reshape(1, 1, 3)
+    ev = SimpleNamespace(
+        tile_colours=[ivory, wood], tile_polarity=[1, 1], tile_set=np.zeros((1, 1), np.int64),
+        d_tile=np.full((1, 1), float(d[0])), light=np.ones((1, 1, 1)),
+        stats=SimpleNamespace(body=lambda pol: body),
+    )
+    _sets_under_glare(ev, {(0, 0): FaceInk(np.zeros((24, 24), np.float32))})
+    assert ev.tile_set[0, 0] == 1
+    # An ivory face stays ivory.
+    ev.tile_set[0, 0], body[:] = 0, ivory
+    ev.d_tile[0, 0] = 10.0
+    _sets_under_glare(ev, {(0, 0): FaceInk(np.zeros((24, 24), np.float32))})
+    assert ev.tile_set[0, 0] == 0

@@ -169,3 +169,86 @@ def test_alphabet_calibration_names_a_letter_out_of_order():
 def test_model_file_is_what_the_loader_reads():
     model = load_model()
     assert model.w1.shape[0] == model.mean.shape[0] == glyph_features(np.zeros((1, GLYPH_PX, GLYPH_PX))).shape[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the value is, when other ink lies in the face's corners
+
+
+def _clean_face(letter: str, value: str, seed: int = 3):
+    """A plain face filling a 48-pixel crop with a 2-pixel margin: (crop, face_frac)."""
+    from dataclasses import replace
+
+    atlas = load_atlas()
+    rng = np.random.default_rng(seed)
+    style = replace(
+        random_style(rng, atlas), font=0, body=215.0, ink=25.0, stroke=0, letter_height=0.48, squeeze=1.0,
+        letter_shift=(-0.03, -0.03), value_height=0.18, value_inset=(0.1, 0.1), turn_deg=0.0,
+        crop_shift=(0.0, 0.0), crop_scale=48 / 44, background=215.0, rim=0.0, out_px=48, blur=0.4,
+        noise=0.0, gradient=0.0, jpeg=None, clear=True, token=None,
+    )
+    return draw_face(rng, atlas, letter, value, style).copy(), 44 / 48
+
+
+def _decide(ink, letter_set: str = "en"):
+    ts = get_tileset(letter_set)
+    return letter_reader().score([ink], sorted(ts.alphabet), dict(ts.values)).decide()[0]
+
+
+def test_a_line_of_dashes_at_the_face_edge_is_not_the_value():
+    # The face's rim broken by the threshold into dashes lined up along the edge, more ink
+    # than the value digit: it once gave the value's corner (an R read as an E turned).
+    crop, frac = _clean_face("R", "1")
+    assert split_face(crop, face_frac=frac).corner == (1, 1)
+    for y in range(24, 44, 5):
+        crop[y : y + 4, 3] = 20  # the left edge, bottom half: the corner of a quarter turn
+    ink = split_face(crop, face_frac=frac)
+    assert ink.corner == (1, 1)
+    guess = _decide(ink)
+    assert (guess.letter, guess.rotation) == ("R", 0)
+
+
+def test_a_token_rim_opposite_the_value_leaves_the_turn_to_the_letter():
+    # A token's faint rim in the top-left corner (the companion's players put it there),
+    # two arcs with more ink than the value: the corner is in question, the letter decides.
+    import cv2
+
+    crop, frac = _clean_face("G", "2")
+    ring = np.zeros_like(crop)
+    cv2.circle(ring, (10, 10), 6, 255, 1)
+    ring[9:12, :] = 0  # broken in two
+    crop[ring > 0] = 40
+    ink = split_face(crop, face_frac=frac)
+    assert {ink.corner, ink.rival_corner} == {(1, 1), (-1, -1)}
+    guess = _decide(ink)
+    assert (guess.letter, guess.rotation) == ("G", 0)
+
+
+def test_a_value_touching_the_rims_line_is_found():
+    # The value printed against the face's dark rim (a tile seen at a slant): joined to the
+    # line it went out of the face with it, and a symmetric letter lost its turn.
+    crop, frac = _clean_face("N", "1")
+    ink0 = split_face(crop, face_frac=frac)
+    x, y = ink0.box[0] + ink0.box[2], ink0.box[1] + ink0.box[3]
+    rows = np.nonzero((crop[y - 4 :, x:] < 120).any(1))[0]
+    bottom = y - 4 + int(rows.max())  # the value's lowest row
+    crop[bottom + 1 : bottom + 3, 2:46] = 30
+    ink = split_face(np.rot90(crop, k=-2).copy(), face_frac=frac)  # the tile upside down
+    assert ink.corner == CORNER_OF_TURN[2]
+    assert _decide(ink).rotation == 180
+
+
+def test_a_speck_beside_a_letter_is_no_diacritic():
+    crop, frac = _clean_face("S", "1")
+    box = split_face(crop, face_frac=frac).box
+    crop[box[1] + 6 : box[1] + 9, box[0] + box[2] + 6] = 60  # a pixel wide, right of the S
+    assert split_face(crop, face_frac=frac).box == box
+
+
+def test_a_picture_the_same_upside_down_leaves_the_turn_to_the_value():
+    # An N turned upside down is an N: whatever the network prefers, the value's corner says.
+    crop, frac = _clean_face("N", "1")
+    for k in range(4):
+        ink = split_face(np.rot90(crop, k=-k).copy(), face_frac=frac)
+        guess = _decide(ink)
+        assert (guess.letter, guess.rotation) == ("N", 90 * k)
