@@ -1657,7 +1657,17 @@ def find_tokens(
         ok[pad:-pad, pad:-pad] &= own[a_:b_, a_:b_] > 0
         # A disc alone, without a round patch of foreign colour, must not be a blend of the
         # square's ground and print either (the inside of a printed O is a disc of ground).
-        disc = _best_disc(score, ok if found else ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN))
+        # Nor of a neighbouring premium's colour: its teeth, printed across the edge, are
+        # solid patches of a token's size (and the grid's fit may be a few pixels off).
+        alone = ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN)
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < R and 0 <= nc < C:  # (under a tile too: teeth show beside it)
+                alone &= colour_distance(core, look_lab[nr, nc]) > _TOKEN_FOREIGN
+        # And clear of the square's edges, where a token put on the square lies (along them
+        # lie seams, teeth and neighbours' shadows, and the grid's fit is a few pixels off).
+        inner_px = int(round(0.2 * P)) - a_ + pad
+        alone[:inner_px], alone[-inner_px:], alone[:, :inner_px], alone[:, -inner_px:] = False, False, False, False
+        disc = _best_disc(score, ok if found else alone)
         ev.extra.setdefault("token_why", {})[(int(r), int(c))] = (bool(found), disc)  # for diagnostics
         _decide_token(token, sure, (r, c), found, disc)
 
