@@ -1721,6 +1721,13 @@ def find_tokens(
             zones = [(-1, -1, n + 1, n + 1)]
         # (The letter fills the face's middle: a token lies between it and the edges.)
         face_spot = (spots_of if k == 1 else face_spots)[boxes[(r, c)]].copy()
+        if k == 2:
+            # A back shows no print: a spot darker than its ring by any amount may be a
+            # token (a black one on a grey back is no darker than a shadow would be on a
+            # lighter one); the disc test at full resolution tells a shadow's band apart.
+            bx, by = corners[boxes[(r, c)]]
+            face_spot = np.maximum(face_spot, np.minimum(colour_distance(mean_in[by : by + n, bx : bx + n], ring[by : by + n, bx : bx + n]),
+                                                         colour_distance(middles[boxes[(r, c)]], body_of[boxes[(r, c)]])))
         # (Nor at the face's very edge, where the ring sees past it.)
         e_ = int(round(0.06 * n))
         face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
