@@ -29,7 +29,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    nothing on a blank shows its turn).
 5. **Tokens.** A disc of a colour foreign to what should lie under it (the class's empty
    picture, or the face's body and ink), round and of a token's size after opening away ink
-   and thin print.
+   and thin print, and by its shape a disc: a solid middle ringed on every side by something
+   unlike it (:func:`token_disc`; a clear one counts alone when its colour is no blend of the
+   square's own two).
 6. **Doubt.** A square part of which nothing explains (not print, ink or token), or whose
    grid lines are gone (something above the board, whatever its colour), and the squares
    around it, lose belief: a hand must never be read with confidence.
