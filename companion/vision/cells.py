@@ -32,7 +32,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    nothing on a blank shows its turn).
 5. **Tokens.** A disc of a colour foreign to what should lie under it (the class's empty
    picture, or the face's body and ink), round and of a token's size after opening away ink
-   and thin print.
+   and thin print, and by its shape a disc: a solid middle ringed on every side by something
+   unlike it (:func:`token_disc`; a clear one counts alone when its colour is no blend of the
+   square's own two).
 6. **Doubt.** A square part of which nothing explains (not print, ink or token), or whose
    grid lines are gone (something above the board, whatever its colour), and the squares
    around it, lose belief: a hand must never be read with confidence.
@@ -1431,6 +1433,48 @@ def token_blobs(
     return out
 
 
+# A token seen from above is a disc: a solid middle of one colour, ringed on every side by
+# something unlike it. The ring is looked at just past the token's rim (a token lies a little
+# clear of a face's letter and edges): a letter's stroke, a tile's shadow, a premium's teeth
+# run on past a side of any spot of them, and print thinner than a token leaves the middle
+# uneven.
+_DISC_SIDES = tuple((float(np.cos(a)), float(np.sin(a))) for a in np.arange(8) * np.pi / 4)
+_DISC_RING = 1.35  # token radii from a token's middle to where its ring is looked at
+_DISC_CONTRAST = 24.0
+_DISC_LEAST = 10.0  # ... that a patch of a token's colour and size must reach to be one  # Lab distance between a token's middle and its least unlike side, less its unevenness
+
+
+def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """For every pixel of a Lab picture taken as a token's middle: the middle's colour (the
+    mean of a box about the token's body across) and how much it stands out as a disc: its
+    distance to the least unlike of eight sides of a ring around it, less the middle's own
+    spread."""
+    k = max(3, int(round(1.1 * radius_px)) | 1)
+    core = cv2.blur(lab, (k, k))
+    var = cv2.blur(lab * lab, (k, k)) - core * core
+    spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
+    around = cv2.blur(lab, (3, 3))
+    pad = int(np.ceil(_DISC_RING * radius_px)) + 1
+    big = cv2.copyMakeBorder(around, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    h, w = lab.shape[:2]
+    least = None
+    for ux, uy in _DISC_SIDES:
+        dx, dy = int(round(_DISC_RING * radius_px * ux)), int(round(_DISC_RING * radius_px * uy))
+        d = colour_distance(core, big[pad + dy : pad + dy + h, pad + dx : pad + dx + w])
+        least = d if least is None else np.minimum(least, d)
+    return core, least - spread
+
+
+def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:
+    """The strongest disc where ``ok``: (x, y, its score), None where nothing is ``ok``."""
+    s = np.where(ok, score, -np.inf)
+    i = int(np.argmax(s))
+    y, x = divmod(i, s.shape[1])
+    if not np.isfinite(s[y, x]):
+        return None
+    return float(x), float(y), float(s[y, x])
+
+
 def _token_near(blobs: list[tuple[float, float, float]], x: float, y: float, radius_px: float) -> list[tuple[float, float, float]]:
     """The blobs within a token's radius of (x, y) (each axis)."""
     return [f for f in blobs if abs(f[0] - x) <= radius_px and abs(f[1] - y) <= radius_px]
@@ -1486,6 +1530,32 @@ def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
     light = np.asarray(lab, np.float32)[..., 0]
     shade = (d[..., 0] <= 0) & (light >= 0.4 * (light - d[..., 0]))
     return np.sqrt(np.where(shade, hue2, hue2 + 0.25 * d[..., 0] ** 2))
+
+
+def _off_blend(lab: np.ndarray, light: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """How far Lab colours are from every blend of a square's two colours (its lighter and
+    darker half: a ground and its print, a face's body and ink), as :func:`colour_distance`
+    measures. The halves are blends themselves (thin print is a small part of the darker
+    half), so the line runs on well past them: a token is neither colour nor any mix of them
+    that blur makes at a letter's edge."""
+    w = np.array([0.5, 1.0, 1.0], np.float32)
+    a, b = np.asarray(light, np.float32) * w, np.asarray(dark, np.float32) * w
+    x = np.asarray(lab, np.float32) * w
+    d = b - a
+    t = np.clip(((x - a) @ d) / max(float(d @ d), 1e-6), -0.5, 3.0)
+    return np.linalg.norm(x - (a + t[..., None] * d), axis=-1)
+
+
+def _decide_token(token: np.ndarray, sure: np.ndarray, rc: tuple[int, int],
+                  found: list[tuple[float, float, float]], disc: tuple[float, float, float] | None) -> None:
+    """A token where a round patch of foreign colour (``found``) is a disc at all, or where a
+    disc stands out clearly by itself (a token whose patch is cut by a face's edge found a
+    pixel off, joined to print under it, or dark as a shadow would be)."""
+    score = disc[2] if disc is not None else -np.inf
+    if (found and score > _DISC_LEAST) or score > _DISC_CONTRAST:
+        token[rc] = True
+        blob = max((v for _, _, v in found), default=0.0)
+        sure[rc] = max(blob, float(min(1.0, score / (2.0 * _DISC_CONTRAST))))
 
 
 def find_tokens(
@@ -1593,6 +1663,15 @@ def find_tokens(
     # empty: its star is a disc of print there.
     lo, hi = int(round(0.2 * p)), int(round(0.8 * p))
     look_lab = to_lab(ev.empty_look)
+    sq_light, sq_dark = to_lab(ev.stats.light / ev.light), to_lab(ev.stats.dark / ev.light)
+    # Each square's two colours as its kind shows them without a token (a token on the square
+    # is part of its own halves): the medians over the empty squares of its premium class,
+    # over the faces of its set.
+    usual_light, usual_dark = sq_light.copy(), sq_dark.copy()
+    for mine in [(classes == k) & empty for k in np.unique(classes)] + [
+            (kind_idx == 1) & (ev.tile_set == j) for j in np.unique(ev.tile_set[kind_idx == 1])]:
+        if mine.any():
+            usual_light[mine], usual_dark[mine] = np.median(sq_light[mine], axis=0), np.median(sq_dark[mine], axis=0)
     bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
@@ -1651,15 +1730,39 @@ def find_tokens(
                         and float(_unlike(colour, look_lab[nr, nc])) <= _TOKEN_FOREIGN):
                     found = []
                     break
-        if found:
-            token[r, c], sure[r, c] = True, max(v for _, _, v in found)
+        # A disc: the square's middle at full resolution, where a token's middle lies (a
+        # token put on a square lies wholly on it), with room around it for its ring.
+        a_, b_ = int(round(0.17 * P)), int(round(0.83 * P))
+        pad = int(np.ceil(_DISC_RING * radius_px)) + 3
+        lab = lab_of(rect[top + a_ - pad : top + b_ + pad, left + a_ - pad : left + b_ + pad], ev.light[r, c])
+        core, score = token_disc(lab, radius_px)
+        ok = np.zeros(score.shape, bool)
+        ok[pad:-pad, pad:-pad] = True
+        # Unlike the square's own look, and not under a neighbour's face that overhangs it.
+        ok &= colour_distance(core, look_lab[r, c]) > _TOKEN_FOREIGN
+        own = cv2.resize((~under_face[y0 : y0 + p, x0 : x0 + p]).astype(np.uint8), (P, P), interpolation=cv2.INTER_NEAREST)
+        ok[pad:-pad, pad:-pad] &= own[a_:b_, a_:b_] > 0
+        # A disc alone, without a round patch of foreign colour, must not be a blend of the
+        # square's ground and print either (the inside of a printed O is a disc of ground).
+        # Nor of a neighbouring premium's colour: its teeth, printed across the edge, are
+        # solid patches of a token's size (and the grid's fit may be a few pixels off).
+        alone = ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN)
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < R and 0 <= nc < C:  # (under a tile too: teeth show beside it)
+                alone &= colour_distance(core, look_lab[nr, nc]) > _TOKEN_FOREIGN
+        # And clear of the square's edges, where a token put on the square lies (along them
+        # lie seams, teeth and neighbours' shadows, and the grid's fit is a few pixels off).
+        inner_px = int(round(0.2 * P)) - a_ + pad
+        alone[:inner_px], alone[-inner_px:], alone[:, :inner_px], alone[:, -inner_px:] = False, False, False, False
+        disc = _best_disc(score, ok if found else alone)
+        ev.extra.setdefault("token_why", {})[(int(r), int(c))] = (bool(found), disc)  # for diagnostics
+        _decide_token(token, sure, (r, c), found, disc)
 
     # Each face's body and ink colours (the ink's: the darker half of the middle, or the
     # lighter for light ink), under the board's reference light.
     pol_all = np.array(ev.tile_polarity or [1])
     pol_sq = np.where(kind_idx == 1, pol_all[np.clip(ev.tile_set, 0, len(pol_all) - 1)], 1)
-    light_half = to_lab(ev.stats.light / ev.light)
-    dark_half = to_lab(ev.stats.dark / ev.light)
+    light_half, dark_half = sq_light, sq_dark
     body_lab = np.where((pol_sq > 0)[..., None], light_half, dark_half)
     body_lab = np.where((kind_idx == 1)[..., None], body_lab, to_lab(ev.stats.median / ev.light))
     ink_lab = np.where((pol_sq > 0)[..., None], dark_half, light_half)
@@ -1705,6 +1808,13 @@ def find_tokens(
             zones = [(-1, -1, n + 1, n + 1)]
         # (The letter fills the face's middle: a token lies between it and the edges.)
         face_spot = (spots_of if k == 1 else face_spots)[boxes[(r, c)]].copy()
+        if k == 2:
+            # A back shows no print: a spot darker than its ring by any amount may be a
+            # token (a black one on a grey back is no darker than a shadow would be on a
+            # lighter one); the disc test at full resolution tells a shadow's band apart.
+            bx, by = corners[boxes[(r, c)]]
+            face_spot = np.maximum(face_spot, np.minimum(colour_distance(mean_in[by : by + n, bx : bx + n], ring[by : by + n, bx : bx + n]),
+                                                         colour_distance(middles[boxes[(r, c)]], body_of[boxes[(r, c)]])))
         # (Nor at the face's very edge, where the ring sees past it.)
         e_ = int(round(0.06 * n))
         face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
@@ -1737,8 +1847,32 @@ def find_tokens(
         # gap around a face found a pixel off is not one).
         inset = 0.08 * P
         found = [f for f in found if inset <= f[0] <= side - 1 - inset and inset <= f[1] <= side - 1 - inset]
-        if found:
-            token[r, c], sure[r, c] = True, max(v for _, _, v in found)
+        # And is it a disc (as :func:`token_disc` tells)?
+        lab = lab_of(face_crop(rect, (float(centre[0]), float(centre[1])), span), ev.light[r, c])
+        core, score = token_disc(lab, radius_px)
+        # A token's middle lies on the face, in from its edges (a token put on a face lies
+        # wholly on it); on a face-up tile in its own top-left quarter, off the letter.
+        inset = int(round(0.06 * P))
+        on = np.zeros((side, side), bool)
+        on[inset : side - inset, inset : side - inset] = True
+        if k == 1:
+            zone = np.zeros_like(on)
+            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
+                qx0, qy0, qx1, qy1 = _top_left_quarter(t, side)
+                zone[max(qy0 + 1, 0) : qy1, max(qx0 + 1, 0) : qx1] = True
+            a_, b_ = int(round(0.3 * side)), int(round(0.7 * side))
+            zone[a_:b_, a_:b_] = False
+            on &= zone
+        ok = np.zeros(score.shape, bool)
+        ok[y0 : y0 + side, x0 : x0 + side] = on
+        ok &= colour_distance(core, body_lab[r, c]) > _TOKEN_FOREIGN
+        # A disc alone, without a patch of foreign colour that is round, must not be the
+        # ink's colour either, nor a blend of body and ink: a letter's stroke ends and
+        # corners are solid and rounded too, and blur mixes them at a narrow apex.
+        alone = ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN) if k == 1 else ok
+        disc = _best_disc(score, ok if found else alone)
+        ev.extra.setdefault("token_why", {})[(int(r), int(c))] = (bool(found), disc)  # for diagnostics
+        _decide_token(token, sure, (r, c), found, disc)
     disc_area = np.pi * (TOKEN_RADIUS * p) ** 2  # what a token may explain
     # What nothing explains counts where it is solid: a hand, a sleeve, a held tile cover
     # areas; the thin residue of a grid line or a print's edge seen a pixel off does not.
