@@ -34,7 +34,8 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    picture, or the face's body and ink), round and of a token's size after opening away ink
    and thin print, and by its shape a disc: a solid middle ringed on every side by something
    unlike it (:func:`token_disc`; a clear one counts alone when its colour is no blend of the
-   square's own two).
+   square's own two). On a face-up tile, a clear disc in the tile's own top-left corner, on
+   the face, counts whatever its colour (:func:`corner_disc`): the face prints nothing there.
 6. **Doubt.** A square part of which nothing explains (not print, ink or token), or whose
    grid lines are gone (something above the board, whatever its colour), and the squares
    around it, lose belief: a hand must never be read with confidence.
@@ -1364,6 +1365,7 @@ def lost_lines(ev: Evidence, kind_idx: np.ndarray) -> np.ndarray:
 # quarter (the letter upright), where nothing is printed: the companion tells players to put it
 # there. On an empty square or a back it may lie anywhere.
 TOKEN_RADIUS = 0.10  # squares
+TOKEN_INSET = 0.03  # squares between such a token and the face's edges (as the companion tells players)
 _TOKEN_FOREIGN = 20.0  # Lab distance from what should lie there that a token's pixels exceed
 _TOKEN_SPOT = 16.0  # Lab distance of a spot's mean from its ring's that may be a token
 _FOREIGN = 38.0  # Lab distance from what should be there that leaves a pixel unexplained
@@ -1442,6 +1444,7 @@ _DISC_SIDES = tuple((float(np.cos(a)), float(np.sin(a))) for a in np.arange(8) *
 _DISC_RING = 1.35  # token radii from a token's middle to where its ring is looked at
 _DISC_CONTRAST = 24.0
 _DISC_LEAST = 10.0  # ... that a patch of a token's colour and size must reach to be one  # Lab distance between a token's middle and its least unlike side, less its unevenness
+_CORNER_REACH = 6  # pixels about a face's corner where a token's middle is looked for (the face is known to a few)
 
 
 def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1463,6 +1466,43 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
         d = colour_distance(core, big[pad + dy : pad + dy + h, pad + dx : pad + dx + w])
         least = d if least is None else np.minimum(least, d)
     return core, least - spread
+
+
+_INWARD = ((1.0, 0.0), (float(np.sqrt(0.5)), float(np.sqrt(0.5))), (0.0, 1.0))  # a corner's inward sides, upright
+
+
+def corner_disc(lab: np.ndarray, at: tuple[float, float], radius_px: float, turn: int, reach: int) -> tuple[float, float, float, np.ndarray]:
+    """How much a face's corner shows a token's disc: a solid middle unlike the face on every
+    side of it that lies on the face (toward the face's middle; the sides toward its edges see
+    past it, the gap and the board). ``at``: where a token's middle lies in the Lab crop
+    ``lab`` (the tile's own top-left corner, ``turn`` degrees clockwise), searched ``reach``
+    pixels about. Returns (x, y, score, the middle's colour) at the best place."""
+    k = max(3, int(round(1.1 * radius_px)) | 1)
+    core = cv2.blur(lab, (k, k))
+    var = cv2.blur(lab * lab, (k, k)) - core * core
+    spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
+    around = cv2.blur(lab, (3, 3))
+    h, w = lab.shape[:2]
+    q = (turn // 90) % 4
+    cx0, cy0 = int(round(at[0])), int(round(at[1]))
+    ys, xs = slice(max(cy0 - reach, 0), min(cy0 + reach + 1, h)), slice(max(cx0 - reach, 0), min(cx0 + reach + 1, w))
+    least = None
+    for ux, uy in _INWARD:
+        for _ in range(q):  # each clockwise quarter turn carries the corner round
+            ux, uy = -uy, ux
+        dx, dy = int(round(ux * _DISC_RING * radius_px)), int(round(uy * _DISC_RING * radius_px))
+        # (A side past the crop's edge: no disc seen there.)
+        side = np.full((ys.stop - ys.start, xs.stop - xs.start, 3), np.inf, np.float32)
+        sy0, sy1 = max(ys.start + dy, 0), min(ys.stop + dy, h)
+        sx0, sx1 = max(xs.start + dx, 0), min(xs.stop + dx, w)
+        if sy1 > sy0 and sx1 > sx0:
+            side[sy0 - ys.start - dy : sy1 - ys.start - dy, sx0 - xs.start - dx : sx1 - xs.start - dx] = around[sy0:sy1, sx0:sx1]
+        d = np.nan_to_num(colour_distance(core[ys, xs], side), nan=-np.inf, posinf=-np.inf)
+        least = d if least is None else np.minimum(least, d)
+    score = least - spread[ys, xs]
+    i = int(np.argmax(score))
+    y, x = divmod(i, score.shape[1])
+    return float(xs.start + x), float(ys.start + y), float(score[y, x]), core[ys.start + y, xs.start + x]
 
 
 def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:
@@ -1796,12 +1836,48 @@ def find_tokens(
         # letter (the middle is left out below) and of the digits, at full resolution a
         # round blob apart from the letter. Elsewhere a spot like the ink is the letter.
         face_spots = np.minimum(spots_of, _unlike(middles, ink_of))
+    corner_off = (TOKEN_INSET + TOKEN_RADIUS) * P  # a token's middle from a face's edges
+
+    def corner_at(t: int, x0: float, y0: float, side: float) -> tuple[float, float]:
+        # The tile's own top-left corner of a face at (x0, y0) ``side`` across, turned t.
+        ux, uy = -1.0, -1.0
+        for _ in range((t // 90) % 4):
+            ux, uy = -uy, ux
+        mid = (side - 1) / 2.0
+        return x0 + mid + ux * (mid - corner_off), y0 + mid + uy * (mid - corner_off)
+
+    def corner_token(r: int, c: int, centre: np.ndarray, turn: int | None) -> tuple[float, float, float] | None:
+        # A clear disc in the tile's own top-left corner, where its face prints nothing (its
+        # ink is the letter and the value): a token, whatever its colour (a black one on a
+        # face printed black too). A shadow is not a solid disc; a letter's stroke or the gap
+        # beside the face runs on to a side of any spot of it. (The spots and blobs below
+        # miss a token there: a ring about it runs off the face into the gap, and the face's
+        # outline cuts it.) The corner is known to a few pixels only (before the face's fit).
+        # (Only the corner's neighbourhood is looked at: the search, its ring and its blur.)
+        span_c = 2 * (_CORNER_REACH + int(np.ceil(_DISC_RING * radius_px + 0.6 * radius_px)) + 2)
+        for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
+            ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
+            ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
+            lab_c = lab_of(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c), ev.light[r, c])
+            cx, cy, score, colour = corner_disc(lab_c, (ax - ox, ay - oy), radius_px, t, _CORNER_REACH)
+            away = float(colour_distance(colour, body_lab[r, c]))
+            # Nor the board seen past the face's rounded corner (the square's own look, or a
+            # neighbour's premium printed across the edge), ringed by the face as well.
+            for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= nr < R and 0 <= nc < C:
+                    away = min(away, float(colour_distance(colour, look_lab[nr, nc])))
+            if score > _DISC_CONTRAST and away > _TOKEN_FOREIGN:
+                # (Where it lies in the picture: on the face, as its fit tells below.)
+                return cx + ox, cy + oy, score
+        return None
+
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
         turn = rotations.get((r, c))
         # Where a token may lie on this face (half resolution), and is there a spot there?
         if (r, c) not in boxes:
             continue
+        corner = corner_token(r, c, centre, turn) if k == 1 else None
         if k == 1:
             zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
         else:
@@ -1822,7 +1898,7 @@ def find_tokens(
             a_, b_ = int(round(0.3 * n)), int(round(0.7 * n))
             face_spot[a_:b_, a_:b_] = 0.0
         if max(float(face_spot[max(zy0, 0) : min(zy1, n), max(zx0, 0) : min(zx1, n)].max(initial=0.0))
-               for zx0, zy0, zx1, zy1 in zones) <= _TOKEN_SPOT:
+               for zx0, zy0, zx1, zy1 in zones) <= _TOKEN_SPOT and corner is None:
             continue
         # Where the face lies to a pixel (a token near its corner must not be joined to the
         # strip of the gap that a face found a pixel off shows).
@@ -1833,6 +1909,17 @@ def find_tokens(
         span = far.shape[0]
         x0 = min(max(int(round(at[0] - centre[0] + (span - side) / 2.0)), 0), span - side)
         y0 = min(max(int(round(at[1] - centre[1] + (span - side) / 2.0)), 0), span - side)
+        if corner is not None:
+            # The disc lies on the face, its middle in from its edges (the notch outside a
+            # face's rounded corner is ringed by the face as well).
+            fx = corner[0] - (int(round(centre[0] - span / 2.0)) + x0)
+            fy = corner[1] - (int(round(centre[1] - span / 2.0)) + y0)
+            inner = 0.5 * radius_px
+            if inner <= fx <= side - 1 - inner and inner <= fy <= side - 1 - inner:
+                token[r, c] = True
+                sure[r, c] = float(min(1.0, corner[2] / (2.0 * _DISC_CONTRAST)))
+                ev.extra.setdefault("token_why", {})[(int(r), int(c))] = ("corner", corner)  # for diagnostics
+                continue
         fg = far[y0 : y0 + side, x0 : x0 + side] & _face_outline(side)
         ev.extra.setdefault("token_masks", {})[(int(r), int(c))] = fg  # for diagnostics
         if k == 1:
