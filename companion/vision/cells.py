@@ -1447,16 +1447,23 @@ _DISC_LEAST = 10.0  # ... that a patch of a token's colour and size must reach t
 _CORNER_REACH = 6  # pixels about a face's corner where a token's middle is looked for (the face is known to a few)
 
 
+def _disc_middle(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the disc tests ask of every pixel of a Lab picture taken as a token's middle: the
+    middle's colour (the mean of a box about the token's body across), its spread there (a
+    solid disc has little), and the picture lightly smoothed (what a ring about it sees)."""
+    k = max(3, int(round(1.1 * radius_px)) | 1)
+    core = cv2.blur(lab, (k, k))
+    var = cv2.blur(lab * lab, (k, k)) - core * core
+    spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
+    return core, spread, cv2.blur(lab, (3, 3))
+
+
 def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
     """For every pixel of a Lab picture taken as a token's middle: the middle's colour (the
     mean of a box about the token's body across) and how much it stands out as a disc: its
     distance to the least unlike of eight sides of a ring around it, less the middle's own
     spread."""
-    k = max(3, int(round(1.1 * radius_px)) | 1)
-    core = cv2.blur(lab, (k, k))
-    var = cv2.blur(lab * lab, (k, k)) - core * core
-    spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
-    around = cv2.blur(lab, (3, 3))
+    core, spread, around = _disc_middle(lab, radius_px)
     pad = int(np.ceil(_DISC_RING * radius_px)) + 1
     big = cv2.copyMakeBorder(around, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     h, w = lab.shape[:2]
@@ -1477,11 +1484,7 @@ def corner_disc(lab: np.ndarray, at: tuple[float, float], radius_px: float, turn
     past it, the gap and the board). ``at``: where a token's middle lies in the Lab crop
     ``lab`` (the tile's own top-left corner, ``turn`` degrees clockwise), searched ``reach``
     pixels about. Returns (x, y, score, the middle's colour) at the best place."""
-    k = max(3, int(round(1.1 * radius_px)) | 1)
-    core = cv2.blur(lab, (k, k))
-    var = cv2.blur(lab * lab, (k, k)) - core * core
-    spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
-    around = cv2.blur(lab, (3, 3))
+    core, spread, around = _disc_middle(lab, radius_px)
     h, w = lab.shape[:2]
     q = (turn // 90) % 4
     cx0, cy0 = int(round(at[0])), int(round(at[1]))
@@ -1795,7 +1798,6 @@ def find_tokens(
         inner_px = int(round(0.2 * P)) - a_ + pad
         alone[:inner_px], alone[-inner_px:], alone[:, :inner_px], alone[:, -inner_px:] = False, False, False, False
         disc = _best_disc(score, ok if found else alone)
-        ev.extra.setdefault("token_why", {})[(int(r), int(c))] = (bool(found), disc)  # for diagnostics
         _decide_token(token, sure, (r, c), found, disc)
 
     # Each face's body and ink colours (the ink's: the darker half of the middle, or the
@@ -1918,10 +1920,8 @@ def find_tokens(
             if inner <= fx <= side - 1 - inner and inner <= fy <= side - 1 - inner:
                 token[r, c] = True
                 sure[r, c] = float(min(1.0, corner[2] / (2.0 * _DISC_CONTRAST)))
-                ev.extra.setdefault("token_why", {})[(int(r), int(c))] = ("corner", corner)  # for diagnostics
                 continue
         fg = far[y0 : y0 + side, x0 : x0 + side] & _face_outline(side)
-        ev.extra.setdefault("token_masks", {})[(int(r), int(c))] = fg  # for diagnostics
         if k == 1:
             # In the tile's own top-left quarter, not joined to the letter (which reaches out
             # of it). A blank shows no turn: any quarter.
@@ -1958,7 +1958,6 @@ def find_tokens(
         # corners are solid and rounded too, and blur mixes them at a narrow apex.
         alone = ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN) if k == 1 else ok
         disc = _best_disc(score, ok if found else alone)
-        ev.extra.setdefault("token_why", {})[(int(r), int(c))] = (bool(found), disc)  # for diagnostics
         _decide_token(token, sure, (r, c), found, disc)
     disc_area = np.pi * (TOKEN_RADIUS * p) ** 2  # what a token may explain
     # What nothing explains counts where it is solid: a hand, a sleeve, a held tile cover
