@@ -1202,6 +1202,105 @@ def _print_shown(ev: Evidence, geo: Geometry, kind_idx: np.ndarray) -> np.ndarra
     return out
 
 
+_OUTLINE_WINDOW = 2.5  # log-likelihoods between held and empty within which colour has not decided
+_OUTLINE_REFS = 24  # squares of each reference kind measured (evenly over the board)
+_LEAST_REFS = 5  # squares of a reference kind without which nothing is compared
+_INKED = 0.4  # contrast (2-98 % range over the level) of a square's middle that shows ink
+
+
+def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray:
+    """(R, C) log-likelihood of a tile's own outline against an empty square's
+    (:mod:`companion.vision.outline`), added in place to ``scores``' face-up kind, on squares
+    without a letter where colour leaves a face and empty close (a pale face on a square of
+    nearly its colour; glare washing a square towards a pale face). The
+    references are this photo's own: faces known by their letters, and squares of the same
+    print known empty. Squares on the board's edge are left alone: the board's border runs
+    beside them, unlike the grid lines their class's other squares show."""
+    from companion.vision.outline import edge_maps, outline_features, outline_llr
+
+    R, C = ev.d_empty.shape
+    out = np.zeros((R, C), np.float32)
+    inner = np.zeros((R, C), bool)
+    inner[1:-1, 1:-1] = True
+    # Face up against empty only: a back's ribs and its colour's own contrast are unlike the
+    # lettered faces the outline is measured against (and a back is told from a face by colour).
+    held = scores[..., 1]
+    ask = (inner & (ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
+           & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is not None:
+        # A class too small to know its own empty look knows no outline of its own either.
+        ask &= ~borrowed
+    if not ask.any():
+        return out
+    probs = _softmax(scores)
+    classes = ev.extra.get("classes")
+    classes = np.zeros((R, C), np.int32) if classes is None else classes
+    empty_ref = inner & (ev.glyph_at < 0) & (probs[..., 0] > 0.9) & ~ask
+    tile_ref = inner & ev.glyph_ok & (probs[..., 1] > 0.8)
+    if tile_ref.sum() < _LEAST_REFS or empty_ref.sum() < _LEAST_REFS:
+        return out
+
+    def spread(mask: np.ndarray) -> np.ndarray:
+        at = np.argwhere(mask)
+        return at[np.linspace(0, len(at) - 1, min(len(at), _OUTLINE_REFS)).round().astype(int)]
+
+    # Faces of the set the square would be (a pale face's outline shows less contrast than
+    # a dark one's on the same board), or of any set when that one has too few letters.
+    sets = ev.tile_set
+    tiles = {}
+    for j in np.unique(sets[ask]):
+        mine = tile_ref & (sets == j)
+        tiles[int(j)] = spread(mine if mine.sum() >= _LEAST_REFS else tile_ref)
+    empties = {}
+    for k in np.unique(classes[ask]):
+        mine = empty_ref & (classes == k)
+        if mine.sum() >= _LEAST_REFS:
+            empties[int(k)] = spread(mine)
+        else:
+            # Too few squares of this print known empty (a premium under tiles): a print's
+            # own edges and lines are unlike another's, so nothing to compare with.
+            ask &= classes != k
+    if not ask.any():
+        return out
+    asked = np.argwhere(ask)
+    tiles = {j: t for j, t in tiles.items() if j in set(sets[ask].tolist())}
+    squares = np.concatenate([asked, *tiles.values(), *empties.values()])
+    grey = cv2.cvtColor(ev.extra["rectified"], cv2.COLOR_BGR2GRAY)
+    p = geo.cell_px
+    o = int(round(geo.origin))
+    # Only the part of the board the squares measured lie in needs its gradients.
+    y0 = max(0, o + int(squares[:, 0].min()) * p - p)
+    x0 = max(0, o + int(squares[:, 1].min()) * p - p)
+    y1 = min(grey.shape[0], o + (int(squares[:, 0].max()) + 2) * p)
+    x1 = min(grey.shape[1], o + (int(squares[:, 1].max()) + 2) * p)
+    gx, gy = edge_maps(grey[y0:y1, x0:x1])
+    cx, cy = geo.centre(squares[:, 0], squares[:, 1])
+    cx, cy = cx - x0, cy - y0
+    q = p // 4  # the middle half of a square: its level
+    level = np.array([np.median(grey[y0 + int(y) - q : y0 + int(y) + q, x0 + int(x) - q : x0 + int(x) + q])
+                      for x, y in zip(cx, cy)], np.float32)
+    feats = outline_features(gx, gy, level, cx.astype(np.float32), cy.astype(np.float32), p, 0.94 * p)
+    start = len(asked)
+    f_tiles, f_empties = {}, {}
+    for refs, got in ((tiles, f_tiles), (empties, f_empties)):
+        for k, at in refs.items():
+            got[k] = feats[start : start + len(at)]
+            start += len(at)
+    for n, (r, c) in enumerate(asked):
+        # The outline speaks only between a face and a square that show nothing else: ink
+        # in the square's middle (a letter the board-wide pass missed, a premium's print)
+        # is other evidence, and print has edges of its own where a face's corners lie.
+        y, x = o + r * p, o + c * p
+        middle = grey[y + p // 5 : y + p - p // 5, x + p // 5 : x + p - p // 5].astype(np.float32)
+        lo, hi = np.percentile(middle, (2, 98))
+        if (hi - lo) / max(float(np.median(middle)), 8.0) > _INKED:
+            continue
+        out[r, c] = outline_llr(feats[n : n + 1], f_empties[int(classes[r, c])], f_tiles[int(sets[r, c])])[0]
+    scores[..., 1] += out
+    return out
+
+
 def _softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     z = z - z.max(axis=axis, keepdims=True)
     e = np.exp(z)
@@ -2178,6 +2277,8 @@ def read_board_cells(
     _check(rectified, geo)
     ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet), dict(tileset.values))
     scores = kind_scores(ev)
+    # Where colour leaves a pale face and an empty square close, a tile's own outline decides.
+    ev.extra["outline"] = _outline_evidence(ev, geo, scores)
     probs = _softmax(scores)
     kind_idx = _glare_kinds(ev, scores)
     shown = _print_shown(ev, geo, kind_idx)
