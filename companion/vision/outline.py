@@ -102,7 +102,12 @@ def corner_strength(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarr
         x = ax[:, None] + r[:, None] * nx[None]
         y = ay[:, None] + r[:, None] * ny[None]
         sgx, sgy = _sample(gx, x, y), _sample(gy, x, y)
-        arcs.append(_across(sgx * nx + sgy * ny, -sgx * ny + sgy * nx).mean(-1))
+        # Only the part of the edge no straight line of the grid explains: the lesser of the
+        # gradient's x and y parts (nil across a square's own or a neighbour's straight side,
+        # whose strong contrast would otherwise leak into the arc's ends), where the edge runs
+        # along the arc.
+        along_arc = np.abs(sgx * nx + sgy * ny) > np.abs(-sgx * ny + sgy * nx)
+        arcs.append(np.where(along_arc, np.minimum(np.abs(sgx), np.abs(sgy)), 0.0).mean(-1))
     return np.stack(arcs, 1)
 
 
