@@ -22,6 +22,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    back colour, against an outlier floor, gives a belief over empty / face up / face down;
    a square no kind fits is looked at as under a lamp's glare (:mod:`companion.vision.glare`),
    and one taken for a blank on a premium square that shows its class's print is empty.
+   Where colour leaves a face without ink and an empty square close, a tile's own outline
+   (:mod:`companion.vision.outline`: the rounded corners of a face-sized box, against this
+   photo's lettered faces and its class's empty squares) weighs in.
 4. **Faces.** Each face is found around its letter (or, without one, around its square moved
    as the faces nearby are) as the box of body colour with a gap around it; a square's pitch
    around it is cut out and its ink split into the letter (with its diacritics) and the value
