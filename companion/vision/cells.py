@@ -1489,19 +1489,24 @@ def corner_disc(lab: np.ndarray, at: tuple[float, float], radius_px: float, turn
     q = (turn // 90) % 4
     cx0, cy0 = int(round(at[0])), int(round(at[1]))
     ys, xs = slice(max(cy0 - reach, 0), min(cy0 + reach + 1, h)), slice(max(cx0 - reach, 0), min(cx0 + reach + 1, w))
-    least = None
+    # (A side past the crop's edge: no disc seen there; the middles with such a side score
+    # -inf. Distances are taken only where the side lies on the crop.)
+    least = np.full((ys.stop - ys.start, xs.stop - xs.start), np.inf, np.float32)
     for ux, uy in _INWARD:
         for _ in range(q):  # each clockwise quarter turn carries the corner round
             ux, uy = -uy, ux
         dx, dy = int(round(ux * _DISC_RING * radius_px)), int(round(uy * _DISC_RING * radius_px))
-        # (A side past the crop's edge: no disc seen there.)
-        side = np.full((ys.stop - ys.start, xs.stop - xs.start, 3), np.inf, np.float32)
         sy0, sy1 = max(ys.start + dy, 0), min(ys.stop + dy, h)
         sx0, sx1 = max(xs.start + dx, 0), min(xs.stop + dx, w)
-        if sy1 > sy0 and sx1 > sx0:
-            side[sy0 - ys.start - dy : sy1 - ys.start - dy, sx0 - xs.start - dx : sx1 - xs.start - dx] = around[sy0:sy1, sx0:sx1]
-        d = np.nan_to_num(colour_distance(core[ys, xs], side), nan=-np.inf, posinf=-np.inf)
-        least = d if least is None else np.minimum(least, d)
+        if sy1 <= sy0 or sx1 <= sx0:
+            least[:] = -np.inf
+            continue
+        my0, my1, mx0, mx1 = sy0 - dy, sy1 - dy, sx0 - dx, sx1 - dx  # the middles whose side is on the crop
+        off = np.ones(least.shape, bool)
+        off[my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start] = False
+        part = least[my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start]
+        np.minimum(part, colour_distance(core[my0:my1, mx0:mx1], around[sy0:sy1, sx0:sx1]), out=part)
+        least[off] = -np.inf
     score = least - spread[ys, xs]
     i = int(np.argmax(score))
     y, x = divmod(i, score.shape[1])
