@@ -35,7 +35,7 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    and thin print, and by its shape a disc: a solid middle ringed on every side by something
    unlike it (:func:`token_disc`; a clear one counts alone when its colour is no blend of the
    square's own two). On a face-up tile, a clear disc in the tile's own top-left corner, on
-   the face, counts whatever its colour (:func:`corner_disc`): the face prints nothing there.
+   the face, counts whatever its colour (:func:`corner_discs`): the face prints nothing there.
 6. **Doubt.** A square part of which nothing explains (not print, ink or token), or whose
    grid lines are gone (something above the board, whatever its colour), and the squares
    around it, lose belief: a hand must never be read with confidence.
@@ -1452,10 +1452,17 @@ def _disc_middle(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndar
     middle's colour (the mean of a box about the token's body across), its spread there (a
     solid disc has little), and the picture lightly smoothed (what a ring about it sees)."""
     k = max(3, int(round(1.1 * radius_px)) | 1)
-    core = cv2.blur(lab, (k, k))
-    var = cv2.blur(lab * lab, (k, k)) - core * core
+    if lab.ndim == 4:
+        # A stack of pictures, each blurred by itself (its own edges); the rest at once.
+        core = np.stack([cv2.blur(x, (k, k)) for x in lab])
+        var = np.stack([cv2.blur(x, (k, k)) for x in lab * lab]) - core * core
+        around = np.stack([cv2.blur(x, (3, 3)) for x in lab])
+    else:
+        core = cv2.blur(lab, (k, k))
+        var = cv2.blur(lab * lab, (k, k)) - core * core
+        around = cv2.blur(lab, (3, 3))
     spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
-    return core, spread, cv2.blur(lab, (3, 3))
+    return core, spread, around
 
 
 def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1478,39 +1485,53 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
 _INWARD = ((1.0, 0.0), (float(np.sqrt(0.5)), float(np.sqrt(0.5))), (0.0, 1.0))  # a corner's inward sides, upright
 
 
-def corner_disc(lab: np.ndarray, at: tuple[float, float], radius_px: float, turn: int, reach: int) -> tuple[float, float, float, np.ndarray]:
-    """How much a face's corner shows a token's disc: a solid middle unlike the face on every
-    side of it that lies on the face (toward the face's middle; the sides toward its edges see
-    past it, the gap and the board). ``at``: where a token's middle lies in the Lab crop
-    ``lab`` (the tile's own top-left corner, ``turn`` degrees clockwise), searched ``reach``
-    pixels about. Returns (x, y, score, the middle's colour) at the best place."""
-    core, spread, around = _disc_middle(lab, radius_px)
-    h, w = lab.shape[:2]
-    q = (turn // 90) % 4
-    cx0, cy0 = int(round(at[0])), int(round(at[1]))
-    ys, xs = slice(max(cy0 - reach, 0), min(cy0 + reach + 1, h)), slice(max(cx0 - reach, 0), min(cx0 + reach + 1, w))
-    # (A side past the crop's edge: no disc seen there; the middles with such a side score
-    # -inf. Distances are taken only where the side lies on the crop.)
-    least = np.full((ys.stop - ys.start, xs.stop - xs.start), np.inf, np.float32)
-    for ux, uy in _INWARD:
-        for _ in range(q):  # each clockwise quarter turn carries the corner round
-            ux, uy = -uy, ux
-        dx, dy = int(round(ux * _DISC_RING * radius_px)), int(round(uy * _DISC_RING * radius_px))
-        sy0, sy1 = max(ys.start + dy, 0), min(ys.stop + dy, h)
-        sx0, sx1 = max(xs.start + dx, 0), min(xs.stop + dx, w)
-        if sy1 <= sy0 or sx1 <= sx0:
-            least[:] = -np.inf
-            continue
-        my0, my1, mx0, mx1 = sy0 - dy, sy1 - dy, sx0 - dx, sx1 - dx  # the middles whose side is on the crop
-        off = np.ones(least.shape, bool)
-        off[my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start] = False
-        part = least[my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start]
-        np.minimum(part, colour_distance(core[my0:my1, mx0:mx1], around[sy0:sy1, sx0:sx1]), out=part)
-        least[off] = -np.inf
-    score = least - spread[ys, xs]
-    i = int(np.argmax(score))
-    y, x = divmod(i, score.shape[1])
-    return float(xs.start + x), float(ys.start + y), float(score[y, x]), core[ys.start + y, xs.start + x]
+def corner_discs(
+    labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """How much a face's corner shows a token's disc, for a stack of Lab crops (n, h, w, 3):
+    a solid middle unlike the face on every side of it that lies on the face (toward the
+    face's middle; the sides toward its edges see past it, the gap and the board). ``at``
+    (n, 2): where a token's middle lies in each crop (the tile's own top-left corner, turned
+    ``turns`` degrees clockwise), searched ``reach`` pixels about. Returns x, y, score (n,)
+    and the middle's colour (n, 3) at each crop's best place. (All crops at once: crops whose
+    search and sides fall alike share each operation.)"""
+    core, spread, around = _disc_middle(labs, radius_px)
+    n, h, w = labs.shape[:3]
+    out_x, out_y = np.zeros(n), np.zeros(n)
+    out_score = np.zeros(n, np.float32)
+    colour = np.zeros((n, 3), np.float32)
+    groups: dict[tuple[int, int, int], list[int]] = {}
+    for i, ((ax, ay), turn) in enumerate(zip(at, turns)):
+        groups.setdefault((int(round(float(ax))), int(round(float(ay))), (int(turn) // 90) % 4), []).append(i)
+    for (cx0, cy0, q), members in groups.items():
+        idx = np.array(members)
+        ys, xs = slice(max(cy0 - reach, 0), min(cy0 + reach + 1, h)), slice(max(cx0 - reach, 0), min(cx0 + reach + 1, w))
+        # (A side past the crop's edge: no disc seen there; the middles with such a side
+        # score -inf. Distances are taken only where the side lies on the crop.)
+        least = np.full((len(idx), ys.stop - ys.start, xs.stop - xs.start), np.inf, np.float32)
+        for ux, uy in _INWARD:
+            for _ in range(q):  # each clockwise quarter turn carries the corner round
+                ux, uy = -uy, ux
+            dx, dy = int(round(ux * _DISC_RING * radius_px)), int(round(uy * _DISC_RING * radius_px))
+            sy0, sy1 = max(ys.start + dy, 0), min(ys.stop + dy, h)
+            sx0, sx1 = max(xs.start + dx, 0), min(xs.stop + dx, w)
+            if sy1 <= sy0 or sx1 <= sx0:
+                least[:] = -np.inf
+                continue
+            my0, my1, mx0, mx1 = sy0 - dy, sy1 - dy, sx0 - dx, sx1 - dx  # the middles whose side is on the crop
+            part = least[:, my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start]
+            np.minimum(part, colour_distance(core[idx, my0:my1, mx0:mx1], around[idx, sy0:sy1, sx0:sx1]), out=part)
+            if (my0, my1, mx0, mx1) != (ys.start, ys.stop, xs.start, xs.stop):
+                off = np.ones(least.shape[1:], bool)
+                off[my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start] = False
+                least[:, off] = -np.inf
+        score = (least - spread[idx, ys, xs]).reshape(len(idx), -1)
+        best = np.argmax(score, axis=1)
+        y, x = np.divmod(best, xs.stop - xs.start)
+        out_x[idx], out_y[idx] = xs.start + x, ys.start + y
+        out_score[idx] = score[np.arange(len(idx)), best]
+        colour[idx] = core[idx, ys.start + y, xs.start + x]
+    return out_x, out_y, out_score, colour
 
 
 def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:
@@ -1701,10 +1722,12 @@ def find_tokens(
     ev.extra["token_spots"] = spot  # for diagnostics
     radius_px = TOKEN_RADIUS * P
 
-    def lab_of(crop: np.ndarray, light: np.ndarray) -> np.ndarray:
-        # 8-bit Lab of the exposure- and light-normalised crop: OpenCV converts bytes fast.
-        norm = np.clip(crop.astype(np.float32) * (gain / np.maximum(light, 1e-3)), 0, 255).astype(np.uint8)
-        return cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32)
+    def lab_of(crop: np.ndarray, light: np.ndarray | None = None, factor: np.ndarray | None = None) -> np.ndarray:
+        # 8-bit Lab of the exposure- and light-normalised crop (or stack of crops, each with
+        # its ``factor``): OpenCV converts bytes fast.
+        f = gain / np.maximum(light, 1e-3) if factor is None else factor
+        norm = np.clip(crop.astype(np.float32) * f, 0, 255).astype(np.uint8)
+        return cv2.cvtColor(norm.reshape(-1, *norm.shape[-2:]), cv2.COLOR_BGR2LAB).reshape(norm.shape).astype(np.float32)
 
     # Empty squares: a token lies on the square, its middle off the square's edges (where
     # seams, teeth and the neighbours' edges show). The centre square is left alone when
@@ -1853,30 +1876,50 @@ def find_tokens(
         mid = (side - 1) / 2.0
         return x0 + mid + ux * (mid - corner_off), y0 + mid + uy * (mid - corner_off)
 
-    def corner_token(r: int, c: int, centre: np.ndarray, turn: int | None) -> tuple[float, float, float] | None:
+    def corner_tokens() -> dict[tuple[int, int], tuple[float, float, float]]:
         # A clear disc in the tile's own top-left corner, where its face prints nothing (its
         # ink is the letter and the value): a token, whatever its colour (a black one on a
         # face printed black too). A shadow is not a solid disc; a letter's stroke or the gap
         # beside the face runs on to a side of any spot of it. (The spots and blobs below
         # miss a token there: a ring about it runs off the face into the gap, and the face's
         # outline cuts it.) The corner is known to a few pixels only (before the face's fit).
-        # (Only the corner's neighbourhood is looked at: the search, its ring and its blur.)
+        # (Only the corner's neighbourhood is looked at: the search, its ring and its blur;
+        # every face-up tile's corner, at each turn it may have, at once.) For each face with
+        # one: where it lies in the picture (on the face, as its fit tells below), its score.
         span_c = 2 * (_CORNER_REACH + int(np.ceil(_DISC_RING * radius_px + 0.6 * radius_px)) + 2)
-        for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
-            ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
-            ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
-            lab_c = lab_of(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c), ev.light[r, c])
-            cx, cy, score, colour = corner_disc(lab_c, (ax - ox, ay - oy), radius_px, t, _CORNER_REACH)
-            away = float(colour_distance(colour, body_lab[r, c]))
-            # Nor the board seen past the face's rounded corner (the square's own look, or a
-            # neighbour's premium printed across the edge), ringed by the face as well.
-            for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= nr < R and 0 <= nc < C:
-                    away = min(away, float(colour_distance(colour, look_lab[nr, nc])))
-            if score > _DISC_CONTRAST and away > _TOKEN_FOREIGN:
-                # (Where it lies in the picture: on the face, as its fit tells below.)
-                return cx + ox, cy + oy, score
-        return None
+        cands, crops, gains, ats, turns, others = [], [], [], [], [], []
+        for (r, c), centre in faces.items():
+            if (r, c) not in boxes or int(kind_idx[r, c]) != 1:
+                continue
+            turn = rotations.get((r, c))
+            # Unlike the face's body, nor the board seen past the face's rounded corner (the
+            # square's own look, or a neighbour's premium printed across the edge), ringed by
+            # the face as well.
+            near = [(nr, nc) for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= nr < R and 0 <= nc < C]
+            unlike = np.full((6, 3), np.nan, np.float32)
+            unlike[: len(near) + 1] = np.concatenate((body_lab[r, c][None], look_lab[tuple(np.array(near).T)]))
+            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
+                ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
+                ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
+                crops.append(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c))
+                gains.append(gain / np.maximum(ev.light[r, c], 1e-3))
+                ats.append((ax - ox, ay - oy))
+                turns.append(t)
+                others.append(unlike)
+                cands.append(((r, c), ox, oy))
+        if not cands:
+            return {}
+        labs = lab_of(np.stack(crops), factor=np.stack(gains)[:, None, None, :])
+        xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
+        away = np.nan_to_num(colour_distance(colours[:, None, :], np.stack(others)), nan=np.inf).min(axis=1)
+        found: dict[tuple[int, int], tuple[float, float, float]] = {}
+        for i, (rc, ox, oy) in enumerate(cands):
+            # (The first turn that shows one, as the turns are tried in order.)
+            if rc not in found and float(scores[i]) > _DISC_CONTRAST and float(away[i]) > _TOKEN_FOREIGN:
+                found[rc] = (float(xs_[i]) + ox, float(ys_[i]) + oy, float(scores[i]))
+        return found
+
+    corner_of = corner_tokens()
 
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
@@ -1884,7 +1927,7 @@ def find_tokens(
         # Where a token may lie on this face (half resolution), and is there a spot there?
         if (r, c) not in boxes:
             continue
-        corner = corner_token(r, c, centre, turn) if k == 1 else None
+        corner = corner_of.get((r, c)) if k == 1 else None
         if k == 1:
             zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
         else:
