@@ -1742,7 +1742,7 @@ def find_tokens(
     for mine in [(classes == k) & empty for k in np.unique(classes)] + [
             (kind_idx == 1) & (ev.tile_set == j) for j in np.unique(ev.tile_set[kind_idx == 1])]:
         if mine.any():
-            usual_light[mine], usual_dark[mine] = np.median(sq_light[mine], axis=0), np.median(sq_dark[mine], axis=0)
+            usual_light[mine], usual_dark[mine] = _median0(sq_light[mine]), _median0(sq_dark[mine])
     bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
@@ -1753,13 +1753,14 @@ def find_tokens(
     unlike_class = (d > _TOKEN_FOREIGN) | ~np.repeat(np.repeat(pictured, p, axis=0), p, axis=1)
     near_unlike = cv2.dilate(unlike_class.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     spot_empty = np.where(near_unlike, spot_empty, 0.0)
-    for r, c in np.argwhere(empty):
+    # Each square's strongest spot at once (the squares with none are passed over).
+    middle = spot_empty.reshape(R, p, C, p)[:, lo:hi, :, lo:hi]
+    strongest = middle.max(axis=(1, 3)) if middle.size else np.zeros((R, C), spot_empty.dtype)
+    for r, c in np.argwhere(empty & ~(strongest <= _TOKEN_SPOT)):
         if (r, c) == tuple(layout.centre):
             continue
         y0, x0 = r * p, c * p
         patch = spot_empty[y0 + lo : y0 + hi, x0 + lo : x0 + hi]
-        if patch.size == 0 or float(patch.max()) <= _TOKEN_SPOT:
-            continue
         i = int(np.argmax(patch))
         sy, sx = o + y0 + lo + i // patch.shape[1], o + x0 + lo + i % patch.shape[1]
         # At full resolution, around the spot, against the ring's colour, within the square.
