@@ -1238,14 +1238,25 @@ def per_pixel(field: np.ndarray, geo: Geometry, shape: tuple[int, int]) -> np.nd
     return out[:h, :w]
 
 
-def _body_mask(small: np.ndarray, light_px: np.ndarray, colours: list[np.ndarray]) -> np.ndarray:
-    """1 where a pixel has the colour of a tile body (or back), under the board's light: a
-    box around each colour in 8-bit Lab (lightness given twice the room, as in
+def under_light(ev: Evidence) -> np.ndarray:
+    """The board at half resolution under the board's reference light (this photo's light,
+    ``ev.light``, divided out), float BGR: worked out once a reading (faces and tokens both
+    look at it)."""
+    cached = ev.extra.get("under_light")
+    if cached is None or cached[0] is not ev.light:
+        small = ev.extra["small"]
+        cached = ev.extra["under_light"] = (ev.light, small / np.maximum(per_pixel(ev.light, ev.extra["small_geo"], small.shape[:2]), 1e-3))
+    return cached[1]
+
+
+def _body_mask(seen: np.ndarray, colours: list[np.ndarray]) -> np.ndarray:
+    """1 where a pixel of ``seen`` (:func:`under_light`) has the colour of a tile body (or
+    back): a box around each colour in 8-bit Lab (lightness given twice the room, as in
     :func:`colour_distance`), which OpenCV tests at memory speed."""
-    norm = np.clip(small / np.maximum(light_px, 1e-3), 0, 255).astype(np.uint8)
+    norm = np.clip(seen, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(norm, cv2.COLOR_BGR2LAB)
     r = 1.3 * _TILE_RADIUS
-    mask = np.zeros(small.shape[:2], np.uint8)
+    mask = np.zeros(seen.shape[:2], np.uint8)
     for t in colours:
         c = to_lab(t)
         lo = np.clip([c[0] - 2 * r, c[1] - r, c[2] - r], 0, 255)
@@ -1284,7 +1295,7 @@ def _faces(
     if not colours:
         return {rc: prior[n] for n, rc in enumerate(held)}, 0.9 * p, {}
     small, scale = ev.extra["small"], ev.extra["scale"]
-    body = _body_mask(small, per_pixel(ev.light, ev.extra["small_geo"], small.shape[:2]), colours)
+    body = _body_mask(under_light(ev), colours)
     prior_small = (prior + 0.5) / scale - 0.5
     # (Measured on the surest letters: a doubtful one, a thin bar, says less of its face.)
     size_from = sure if sure.any() else lettered if lettered.any() else np.ones(len(held), bool)
@@ -1652,7 +1663,7 @@ def find_tokens(
     R, C, p = sg.rows, sg.cols, sg.cell_px
     P = int(round(p * scale))
     o = int(round(sg.origin))
-    seen = small / np.maximum(per_pixel(ev.light, sg, small.shape[:2]), 1e-3)
+    seen = under_light(ev)
     seen_lab = to_lab(seen)
     token = np.zeros((R, C), bool)
     sure = np.zeros((R, C), np.float32)
