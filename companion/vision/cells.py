@@ -97,7 +97,7 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     arr = np.asarray(bgr, np.float32)
     if arr.size >= 3 * 4096 and arr.ndim >= 3:
         # As rows of a picture.
-        u8 = np.clip(arr + 0.5, 0, 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
+        u8 = np.minimum(np.maximum(arr + 0.5, 0), 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
         return cv2.cvtColor(u8, cv2.COLOR_BGR2LAB).reshape(arr.shape).astype(np.float32)
     x = np.clip(arr / 255.0, 0.0, 1.0)
     shape = x.shape
@@ -2079,8 +2079,9 @@ def _best_box(body: np.ndarray, sides: range, m: int) -> tuple[float, int, np.nd
     ring = np.maximum(2, np.round(0.06 * s)).astype(np.int64)
 
     def box(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
-        xa, xb = np.clip(xa, 0, n), np.clip(xb, 0, n)
-        ya, yb = np.clip(ya, 0, n), np.clip(yb, 0, n)
+        # (np.clip's own overhead is most of its cost on these few whole numbers)
+        xa, xb = np.minimum(np.maximum(xa, 0), n), np.minimum(np.maximum(xb, 0), n)
+        ya, yb = np.minimum(np.maximum(ya, 0), n), np.minimum(np.maximum(yb, 0), n)
         return integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
 
     inside = box(x0, y0, x0 + s, y0 + s)
