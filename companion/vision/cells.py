@@ -97,7 +97,7 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     arr = np.asarray(bgr, np.float32)
     if arr.size >= 3 * 4096 and arr.ndim >= 3:
         # As rows of a picture.
-        u8 = np.minimum(np.maximum(arr + 0.5, 0), 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
+        u8 = np.clip(arr + 0.5, 0, 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
         return cv2.cvtColor(u8, cv2.COLOR_BGR2LAB).reshape(arr.shape).astype(np.float32)
     x = np.clip(arr / 255.0, 0.0, 1.0)
     shape = x.shape
