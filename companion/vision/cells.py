@@ -38,7 +38,7 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    and thin print, and by its shape a disc: a solid middle ringed on every side by something
    unlike it (:func:`token_disc`; a clear one counts alone when its colour is no blend of the
    square's own two). On a face-up tile, a clear disc in the tile's own top-left corner, on
-   the face, counts whatever its colour (:func:`corner_disc`): the face prints nothing there.
+   the face, counts whatever its colour (:func:`corner_discs`): the face prints nothing there.
 6. **Doubt.** A square part of which nothing explains (not print, ink or token), or whose
    grid lines are gone (something above the board, whatever its colour), and the squares
    around it, lose belief: a hand must never be read with confidence.
@@ -1340,14 +1340,25 @@ def per_pixel(field: np.ndarray, geo: Geometry, shape: tuple[int, int]) -> np.nd
     return out[:h, :w]
 
 
-def _body_mask(small: np.ndarray, light_px: np.ndarray, colours: list[np.ndarray]) -> np.ndarray:
-    """1 where a pixel has the colour of a tile body (or back), under the board's light: a
-    box around each colour in 8-bit Lab (lightness given twice the room, as in
+def under_light(ev: Evidence) -> np.ndarray:
+    """The board at half resolution under the board's reference light (this photo's light,
+    ``ev.light``, divided out), float BGR: worked out once a reading (faces and tokens both
+    look at it)."""
+    cached = ev.extra.get("under_light")
+    if cached is None or cached[0] is not ev.light:
+        small = ev.extra["small"]
+        cached = ev.extra["under_light"] = (ev.light, small / np.maximum(per_pixel(ev.light, ev.extra["small_geo"], small.shape[:2]), 1e-3))
+    return cached[1]
+
+
+def _body_mask(seen: np.ndarray, colours: list[np.ndarray]) -> np.ndarray:
+    """1 where a pixel of ``seen`` (:func:`under_light`) has the colour of a tile body (or
+    back): a box around each colour in 8-bit Lab (lightness given twice the room, as in
     :func:`colour_distance`), which OpenCV tests at memory speed."""
-    norm = np.clip(small / np.maximum(light_px, 1e-3), 0, 255).astype(np.uint8)
+    norm = np.clip(seen, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(norm, cv2.COLOR_BGR2LAB)
     r = 1.3 * _TILE_RADIUS
-    mask = np.zeros(small.shape[:2], np.uint8)
+    mask = np.zeros(seen.shape[:2], np.uint8)
     for t in colours:
         c = to_lab(t)
         lo = np.clip([c[0] - 2 * r, c[1] - r, c[2] - r], 0, 255)
@@ -1386,7 +1397,7 @@ def _faces(
     if not colours:
         return {rc: prior[n] for n, rc in enumerate(held)}, 0.9 * p, {}
     small, scale = ev.extra["small"], ev.extra["scale"]
-    body = _body_mask(small, per_pixel(ev.light, ev.extra["small_geo"], small.shape[:2]), colours)
+    body = _body_mask(under_light(ev), colours)
     prior_small = (prior + 0.5) / scale - 0.5
     # (Measured on the surest letters: a doubtful one, a thin bar, says less of its face.)
     size_from = sure if sure.any() else lettered if lettered.any() else np.ones(len(held), bool)
@@ -1554,10 +1565,17 @@ def _disc_middle(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndar
     middle's colour (the mean of a box about the token's body across), its spread there (a
     solid disc has little), and the picture lightly smoothed (what a ring about it sees)."""
     k = max(3, int(round(1.1 * radius_px)) | 1)
-    core = cv2.blur(lab, (k, k))
-    var = cv2.blur(lab * lab, (k, k)) - core * core
+    if lab.ndim == 4:
+        # A stack of pictures, each blurred by itself (its own edges); the rest at once.
+        core = np.stack([cv2.blur(x, (k, k)) for x in lab])
+        var = np.stack([cv2.blur(x, (k, k)) for x in lab * lab]) - core * core
+        around = np.stack([cv2.blur(x, (3, 3)) for x in lab])
+    else:
+        core = cv2.blur(lab, (k, k))
+        var = cv2.blur(lab * lab, (k, k)) - core * core
+        around = cv2.blur(lab, (3, 3))
     spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
-    return core, spread, cv2.blur(lab, (3, 3))
+    return core, spread, around
 
 
 def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1580,34 +1598,53 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
 _INWARD = ((1.0, 0.0), (float(np.sqrt(0.5)), float(np.sqrt(0.5))), (0.0, 1.0))  # a corner's inward sides, upright
 
 
-def corner_disc(lab: np.ndarray, at: tuple[float, float], radius_px: float, turn: int, reach: int) -> tuple[float, float, float, np.ndarray]:
-    """How much a face's corner shows a token's disc: a solid middle unlike the face on every
-    side of it that lies on the face (toward the face's middle; the sides toward its edges see
-    past it, the gap and the board). ``at``: where a token's middle lies in the Lab crop
-    ``lab`` (the tile's own top-left corner, ``turn`` degrees clockwise), searched ``reach``
-    pixels about. Returns (x, y, score, the middle's colour) at the best place."""
-    core, spread, around = _disc_middle(lab, radius_px)
-    h, w = lab.shape[:2]
-    q = (turn // 90) % 4
-    cx0, cy0 = int(round(at[0])), int(round(at[1]))
-    ys, xs = slice(max(cy0 - reach, 0), min(cy0 + reach + 1, h)), slice(max(cx0 - reach, 0), min(cx0 + reach + 1, w))
-    least = None
-    for ux, uy in _INWARD:
-        for _ in range(q):  # each clockwise quarter turn carries the corner round
-            ux, uy = -uy, ux
-        dx, dy = int(round(ux * _DISC_RING * radius_px)), int(round(uy * _DISC_RING * radius_px))
-        # (A side past the crop's edge: no disc seen there.)
-        side = np.full((ys.stop - ys.start, xs.stop - xs.start, 3), np.inf, np.float32)
-        sy0, sy1 = max(ys.start + dy, 0), min(ys.stop + dy, h)
-        sx0, sx1 = max(xs.start + dx, 0), min(xs.stop + dx, w)
-        if sy1 > sy0 and sx1 > sx0:
-            side[sy0 - ys.start - dy : sy1 - ys.start - dy, sx0 - xs.start - dx : sx1 - xs.start - dx] = around[sy0:sy1, sx0:sx1]
-        d = np.nan_to_num(colour_distance(core[ys, xs], side), nan=-np.inf, posinf=-np.inf)
-        least = d if least is None else np.minimum(least, d)
-    score = least - spread[ys, xs]
-    i = int(np.argmax(score))
-    y, x = divmod(i, score.shape[1])
-    return float(xs.start + x), float(ys.start + y), float(score[y, x]), core[ys.start + y, xs.start + x]
+def corner_discs(
+    labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """How much a face's corner shows a token's disc, for a stack of Lab crops (n, h, w, 3):
+    a solid middle unlike the face on every side of it that lies on the face (toward the
+    face's middle; the sides toward its edges see past it, the gap and the board). ``at``
+    (n, 2): where a token's middle lies in each crop (the tile's own top-left corner, turned
+    ``turns`` degrees clockwise), searched ``reach`` pixels about. Returns x, y, score (n,)
+    and the middle's colour (n, 3) at each crop's best place. (All crops at once: crops whose
+    search and sides fall alike share each operation.)"""
+    core, spread, around = _disc_middle(labs, radius_px)
+    n, h, w = labs.shape[:3]
+    out_x, out_y = np.zeros(n), np.zeros(n)
+    out_score = np.zeros(n, np.float32)
+    colour = np.zeros((n, 3), np.float32)
+    groups: dict[tuple[int, int, int], list[int]] = {}
+    for i, ((ax, ay), turn) in enumerate(zip(at, turns)):
+        groups.setdefault((int(round(float(ax))), int(round(float(ay))), (int(turn) // 90) % 4), []).append(i)
+    for (cx0, cy0, q), members in groups.items():
+        idx = np.array(members)
+        ys, xs = slice(max(cy0 - reach, 0), min(cy0 + reach + 1, h)), slice(max(cx0 - reach, 0), min(cx0 + reach + 1, w))
+        # (A side past the crop's edge: no disc seen there; the middles with such a side
+        # score -inf. Distances are taken only where the side lies on the crop.)
+        least = np.full((len(idx), ys.stop - ys.start, xs.stop - xs.start), np.inf, np.float32)
+        for ux, uy in _INWARD:
+            for _ in range(q):  # each clockwise quarter turn carries the corner round
+                ux, uy = -uy, ux
+            dx, dy = int(round(ux * _DISC_RING * radius_px)), int(round(uy * _DISC_RING * radius_px))
+            sy0, sy1 = max(ys.start + dy, 0), min(ys.stop + dy, h)
+            sx0, sx1 = max(xs.start + dx, 0), min(xs.stop + dx, w)
+            if sy1 <= sy0 or sx1 <= sx0:
+                least[:] = -np.inf
+                continue
+            my0, my1, mx0, mx1 = sy0 - dy, sy1 - dy, sx0 - dx, sx1 - dx  # the middles whose side is on the crop
+            part = least[:, my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start]
+            np.minimum(part, colour_distance(core[idx, my0:my1, mx0:mx1], around[idx, sy0:sy1, sx0:sx1]), out=part)
+            if (my0, my1, mx0, mx1) != (ys.start, ys.stop, xs.start, xs.stop):
+                off = np.ones(least.shape[1:], bool)
+                off[my0 - ys.start : my1 - ys.start, mx0 - xs.start : mx1 - xs.start] = False
+                least[:, off] = -np.inf
+        score = (least - spread[idx, ys, xs]).reshape(len(idx), -1)
+        best = np.argmax(score, axis=1)
+        y, x = np.divmod(best, xs.stop - xs.start)
+        out_x[idx], out_y[idx] = xs.start + x, ys.start + y
+        out_score[idx] = score[np.arange(len(idx)), best]
+        colour[idx] = core[idx, ys.start + y, xs.start + x]
+    return out_x, out_y, out_score, colour
 
 
 def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:
@@ -1670,11 +1707,21 @@ def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
     colour): the colour distance, except for a pixel only darker than it by less than half
     (a shadow, which tiles cast beside themselves under a lamp at the side, darkens and
     greys a colour): its hue's distance alone. A token is another colour, or far darker."""
-    d = np.asarray(lab, np.float32) - np.asarray(want, np.float32)
-    hue2 = d[..., 1] ** 2 + d[..., 2] ** 2
-    light = np.asarray(lab, np.float32)[..., 0]
-    shade = (d[..., 0] <= 0) & (light >= 0.4 * (light - d[..., 0]))
-    return np.sqrt(np.where(shade, hue2, hue2 + 0.25 * d[..., 0] ** 2))
+    # (Channel by channel, in place where it can be: the same operations in the same order as
+    # on the whole difference, without its temporaries.)
+    lab, want = np.asarray(lab, np.float32), np.asarray(want, np.float32)
+    d0 = lab[..., 0] - want[..., 0]
+    hue2 = lab[..., 1] - want[..., 1]
+    hue2 *= hue2
+    d2 = lab[..., 2] - want[..., 2]
+    d2 *= d2
+    hue2 += d2
+    light = lab[..., 0]
+    shade = (d0 <= 0) & (light >= 0.4 * (light - d0))
+    d0 *= d0
+    d0 *= np.float32(0.25)
+    d0 += hue2
+    return np.sqrt(np.where(shade, hue2, d0))
 
 
 def _off_blend(lab: np.ndarray, light: np.ndarray, dark: np.ndarray) -> np.ndarray:
@@ -1728,7 +1775,7 @@ def find_tokens(
     R, C, p = sg.rows, sg.cols, sg.cell_px
     P = int(round(p * scale))
     o = int(round(sg.origin))
-    seen = small / np.maximum(per_pixel(ev.light, sg, small.shape[:2]), 1e-3)
+    seen = under_light(ev)
     seen_lab = to_lab(seen)
     token = np.zeros((R, C), bool)
     sure = np.zeros((R, C), np.float32)
@@ -1798,10 +1845,12 @@ def find_tokens(
     ev.extra["token_spots"] = spot  # for diagnostics
     radius_px = TOKEN_RADIUS * P
 
-    def lab_of(crop: np.ndarray, light: np.ndarray) -> np.ndarray:
-        # 8-bit Lab of the exposure- and light-normalised crop: OpenCV converts bytes fast.
-        norm = np.clip(crop.astype(np.float32) * (gain / np.maximum(light, 1e-3)), 0, 255).astype(np.uint8)
-        return cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32)
+    def lab_of(crop: np.ndarray, light: np.ndarray | None = None, factor: np.ndarray | None = None) -> np.ndarray:
+        # 8-bit Lab of the exposure- and light-normalised crop (or stack of crops, each with
+        # its ``factor``): OpenCV converts bytes fast.
+        f = gain / np.maximum(light, 1e-3) if factor is None else factor
+        norm = np.clip(crop.astype(np.float32) * f, 0, 255).astype(np.uint8)
+        return cv2.cvtColor(norm.reshape(-1, *norm.shape[-2:]), cv2.COLOR_BGR2LAB).reshape(norm.shape).astype(np.float32)
 
     # Empty squares: a token lies on the square, its middle off the square's edges (where
     # seams, teeth and the neighbours' edges show). The centre square is left alone when
@@ -1816,7 +1865,7 @@ def find_tokens(
     for mine in [(classes == k) & empty for k in np.unique(classes)] + [
             (kind_idx == 1) & (ev.tile_set == j) for j in np.unique(ev.tile_set[kind_idx == 1])]:
         if mine.any():
-            usual_light[mine], usual_dark[mine] = np.median(sq_light[mine], axis=0), np.median(sq_dark[mine], axis=0)
+            usual_light[mine], usual_dark[mine] = _median0(sq_light[mine]), _median0(sq_dark[mine])
     bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
@@ -1827,13 +1876,14 @@ def find_tokens(
     unlike_class = (d > _TOKEN_FOREIGN) | ~np.repeat(np.repeat(pictured, p, axis=0), p, axis=1)
     near_unlike = cv2.dilate(unlike_class.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     spot_empty = np.where(near_unlike, spot_empty, 0.0)
-    for r, c in np.argwhere(empty):
+    # Each square's strongest spot at once (the squares with none are passed over).
+    middle = spot_empty.reshape(R, p, C, p)[:, lo:hi, :, lo:hi]
+    strongest = middle.max(axis=(1, 3)) if middle.size else np.zeros((R, C), spot_empty.dtype)
+    for r, c in np.argwhere(empty & ~(strongest <= _TOKEN_SPOT)):
         if (r, c) == tuple(layout.centre):
             continue
         y0, x0 = r * p, c * p
         patch = spot_empty[y0 + lo : y0 + hi, x0 + lo : x0 + hi]
-        if patch.size == 0 or float(patch.max()) <= _TOKEN_SPOT:
-            continue
         i = int(np.argmax(patch))
         sy, sx = o + y0 + lo + i // patch.shape[1], o + x0 + lo + i % patch.shape[1]
         # At full resolution, around the spot, against the ring's colour, within the square.
@@ -1950,30 +2000,50 @@ def find_tokens(
         mid = (side - 1) / 2.0
         return x0 + mid + ux * (mid - corner_off), y0 + mid + uy * (mid - corner_off)
 
-    def corner_token(r: int, c: int, centre: np.ndarray, turn: int | None) -> tuple[float, float, float] | None:
+    def corner_tokens() -> dict[tuple[int, int], tuple[float, float, float]]:
         # A clear disc in the tile's own top-left corner, where its face prints nothing (its
         # ink is the letter and the value): a token, whatever its colour (a black one on a
         # face printed black too). A shadow is not a solid disc; a letter's stroke or the gap
         # beside the face runs on to a side of any spot of it. (The spots and blobs below
         # miss a token there: a ring about it runs off the face into the gap, and the face's
         # outline cuts it.) The corner is known to a few pixels only (before the face's fit).
-        # (Only the corner's neighbourhood is looked at: the search, its ring and its blur.)
+        # (Only the corner's neighbourhood is looked at: the search, its ring and its blur;
+        # every face-up tile's corner, at each turn it may have, at once.) For each face with
+        # one: where it lies in the picture (on the face, as its fit tells below), its score.
         span_c = 2 * (_CORNER_REACH + int(np.ceil(_DISC_RING * radius_px + 0.6 * radius_px)) + 2)
-        for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
-            ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
-            ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
-            lab_c = lab_of(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c), ev.light[r, c])
-            cx, cy, score, colour = corner_disc(lab_c, (ax - ox, ay - oy), radius_px, t, _CORNER_REACH)
-            away = float(colour_distance(colour, body_lab[r, c]))
-            # Nor the board seen past the face's rounded corner (the square's own look, or a
-            # neighbour's premium printed across the edge), ringed by the face as well.
-            for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= nr < R and 0 <= nc < C:
-                    away = min(away, float(colour_distance(colour, look_lab[nr, nc])))
-            if score > _DISC_CONTRAST and away > _TOKEN_FOREIGN:
-                # (Where it lies in the picture: on the face, as its fit tells below.)
-                return cx + ox, cy + oy, score
-        return None
+        cands, crops, gains, ats, turns, others = [], [], [], [], [], []
+        for (r, c), centre in faces.items():
+            if (r, c) not in boxes or int(kind_idx[r, c]) != 1:
+                continue
+            turn = rotations.get((r, c))
+            # Unlike the face's body, nor the board seen past the face's rounded corner (the
+            # square's own look, or a neighbour's premium printed across the edge), ringed by
+            # the face as well.
+            near = [(nr, nc) for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= nr < R and 0 <= nc < C]
+            unlike = np.full((6, 3), np.nan, np.float32)
+            unlike[: len(near) + 1] = np.concatenate((body_lab[r, c][None], look_lab[tuple(np.array(near).T)]))
+            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
+                ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
+                ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
+                crops.append(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c))
+                gains.append(gain / np.maximum(ev.light[r, c], 1e-3))
+                ats.append((ax - ox, ay - oy))
+                turns.append(t)
+                others.append(unlike)
+                cands.append(((r, c), ox, oy))
+        if not cands:
+            return {}
+        labs = lab_of(np.stack(crops), factor=np.stack(gains)[:, None, None, :])
+        xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
+        away = np.nan_to_num(colour_distance(colours[:, None, :], np.stack(others)), nan=np.inf).min(axis=1)
+        found: dict[tuple[int, int], tuple[float, float, float]] = {}
+        for i, (rc, ox, oy) in enumerate(cands):
+            # (The first turn that shows one, as the turns are tried in order.)
+            if rc not in found and float(scores[i]) > _DISC_CONTRAST and float(away[i]) > _TOKEN_FOREIGN:
+                found[rc] = (float(xs_[i]) + ox, float(ys_[i]) + oy, float(scores[i]))
+        return found
+
+    corner_of = corner_tokens()
 
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
@@ -1981,7 +2051,7 @@ def find_tokens(
         # Where a token may lie on this face (half resolution), and is there a spot there?
         if (r, c) not in boxes:
             continue
-        corner = corner_token(r, c, centre, turn) if k == 1 else None
+        corner = corner_of.get((r, c)) if k == 1 else None
         if k == 1:
             zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
         else:
@@ -2111,8 +2181,9 @@ def _best_box(body: np.ndarray, sides: range, m: int) -> tuple[float, int, np.nd
     ring = np.maximum(2, np.round(0.06 * s)).astype(np.int64)
 
     def box(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
-        xa, xb = np.clip(xa, 0, n), np.clip(xb, 0, n)
-        ya, yb = np.clip(ya, 0, n), np.clip(yb, 0, n)
+        # (np.clip's own overhead is most of its cost on these few whole numbers)
+        xa, xb = np.minimum(np.maximum(xa, 0), n), np.minimum(np.maximum(xb, 0), n)
+        ya, yb = np.minimum(np.maximum(ya, 0), n), np.minimum(np.maximum(yb, 0), n)
         return integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
 
     inside = box(x0, y0, x0 + s, y0 + s)

@@ -147,12 +147,44 @@ def _colour_modes(colours: np.ndarray, most: int = 4) -> list[np.ndarray]:
     left = np.ones(len(colours), bool)
     modes = []
     while left.sum() >= 4 and len(modes) < most:
-        density = np.where(left, (near & left[None, :]).sum(1), -1)
+        density = np.where(left, np.count_nonzero(near & left[None, :], axis=1), -1)
         best = int(np.argmax(density))
         members = near[best] & left
-        modes.append(np.median(colours[members], axis=0))
+        # (The median by sorting: numpy's partitions each channel apart, slower here; the same
+        # values, the mean of the middle two for an even count.)
+        ordered = np.sort(colours[members], axis=0)
+        m = len(ordered)
+        modes.append(ordered[m // 2] if m % 2 else np.mean(ordered[m // 2 - 1 : m // 2 + 1], axis=0))
         left &= ~members
     return modes
+
+
+def _membership(index: np.ndarray, n: int) -> np.ndarray:
+    """(n, windows) 0/1: square s is one of window w's squares (``index``: (windows, squares))."""
+    out = np.zeros((n, index.shape[0]), np.float32)
+    out[index, np.arange(index.shape[0])[:, None]] = 1.0
+    return out
+
+
+@lru_cache(maxsize=8)
+def _windows(rows: int, cols: int, margin: int, width: int, n: int) -> tuple:
+    """For :func:`layout_fit` (they depend on the grid's size alone): each shift's (dx, dy),
+    and the index of the plain squares, the premium ones and each kind's in every window
+    (shifts, squares) into the ``n`` squares ``width`` wide, each with its membership."""
+    kinds, mask = premium_kinds(rows, cols), premium_mask(rows, cols)
+    span = 2 * margin + 1
+    dy, dx = np.divmod(np.arange(span * span), span)
+
+    def window_index(at: np.ndarray) -> np.ndarray:
+        """Index into the squares of the squares ``at`` in every window (shifts, squares)."""
+        return (dy[:, None] + at[None, :, 0]) * width + dx[:, None] + at[None, :, 1]
+
+    i_plain, i_prem = window_index(np.argwhere(~mask)), window_index(np.argwhere(mask))
+    by_kind = tuple((window_index(at), _membership(window_index(at), n)) for at in kinds)
+    out = (dy, dx, i_plain, _membership(i_plain, n), i_prem, _membership(i_prem, n), by_kind)
+    for a in (dy, dx, *out[2:6], *(x for pair in by_kind for x in pair)):
+        a.flags.writeable = False
+    return out
 
 
 def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[int, int, float, float]:
@@ -174,17 +206,10 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
     if kinds is None or mask is None:
         return 0, 0, 0.0, 0.0
     span = 2 * margin + 1
-    dy, dx = np.divmod(np.arange(span * span), span)
     flat = colours.reshape(-1, colours.shape[-1]).astype(np.float32)
     seen_sq = ~np.isnan(flat).any(-1)
     flat = np.where(seen_sq[:, None], flat, np.float32(1e6))  # off the image: near no colour
-    width = colours.shape[1]
-
-    def window_index(at: np.ndarray) -> np.ndarray:
-        """Index into ``flat`` of the squares ``at`` in every window (shifts, squares)."""
-        return (dy[:, None] + at[None, :, 0]) * width + dx[:, None] + at[None, :, 1]
-
-    i_plain = window_index(np.argwhere(~mask))
+    dy, dx, i_plain, in_plain, i_prem, in_prem, by_kind = _windows(rows, cols, margin, colours.shape[1], len(flat))
     seen_plain = seen_sq[i_plain]
     n_plain = np.maximum(seen_plain.sum(1), 1)
     # Each window has its own plain colour (as :func:`plain_colour` tells it: the colour
@@ -196,22 +221,24 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
     plains = _colour_modes(middle[~np.isnan(middle).any(-1)].astype(np.float32))
     if not plains:
         return 0, 0, 0.0, 0.0
-    i_prem = window_index(np.argwhere(mask))
     seen_prem = seen_sq[i_prem]
     modes = np.asarray(plains, np.float32)
     d_modes = _sq_dist(flat[None, :, :], modes[:, None, :])  # (modes, squares)
     near = d_modes < PLAIN_RADIUS**2
-    support = (near[:, i_plain] & seen_plain).sum(2) / n_plain - (near[:, i_prem] & seen_prem).sum(2) / np.maximum(
+    # (Counts over each window's squares as one product with the windows' membership: the same
+    # whole numbers as summing gathered copies, without the copies.)
+    near_seen = (near & seen_sq[None, :]).astype(np.float32)
+    support = (near_seen @ in_plain).astype(np.int64) / n_plain - (near_seen @ in_prem).astype(np.int64) / np.maximum(
         seen_prem.sum(1), 1
     )  # (modes, shifts)
     choice = np.argmax(support, axis=0)
     plain = modes[choice]  # (shifts, channels)
     to_plain = d_modes[choice]  # (shifts, squares)
+    planes = np.ascontiguousarray(flat.T)  # each channel's values in a row: (_sq_dist's sums, unstrided)
     fit = np.zeros(span * span)
     seen_all = np.zeros(span * span)
     total = 0
-    for at in kinds:
-        i_kind = window_index(at)
+    for at, (i_kind, in_kind) in zip(kinds, by_kind):
         seen = seen_sq[i_kind]
         n_seen = seen.sum(1)
         seen_all += n_seen
@@ -219,8 +246,8 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
         # The median colour of the kind's squares on the image, per window: off-image ones
         # sort last.
         ordered = np.sort(np.where(seen[..., None], flat[i_kind], np.inf), axis=1)
-        lo = np.clip((n_seen - 1) // 2, 0, len(at) - 1)
-        hi = np.clip(n_seen // 2, 0, len(at) - 1)
+        lo = np.minimum(np.maximum((n_seen - 1) // 2, 0), len(at) - 1)  # (np.clip's overhead: most of its cost here)
+        hi = np.minimum(n_seen // 2, len(at) - 1)
         rows_ = np.arange(len(lo))
         colour = 0.5 * (ordered[rows_, lo] + ordered[rows_, hi])  # (shifts, channels)
         apart_sq = _sq_dist(colour, plain)
@@ -230,13 +257,14 @@ def layout_fit(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[
             continue
         colour, apart_sq = colour[live], apart_sq[live]
 
-        def of_colour(index: np.ndarray) -> np.ndarray:
-            # Nearer the kind's colour than the plain colour, and within half their distance.
-            to_kind = _sq_dist(flat[index], colour[:, None, :])
-            return (to_kind < 0.25 * apart_sq[:, None]) & (to_kind < np.take_along_axis(to_plain[live], index, axis=1))
-
-        share = (of_colour(i_kind[live]) & seen[live]).sum(1) / np.maximum(n_seen[live], 1)
-        share_plain = (of_colour(i_plain[live]) & seen_plain[live]).sum(1) / n_plain[live]
+        # Every square (seen) nearer the kind's colour than the plain colour, and within half
+        # their distance, per live window; then counted over the window's kind and plain squares.
+        to_kind = (planes[0][None, :] - colour[:, 0, None]) ** 2
+        for c in range(1, len(planes)):
+            to_kind += (planes[c][None, :] - colour[:, c, None]) ** 2
+        of_colour = ((to_kind < 0.25 * apart_sq[:, None]) & (to_kind < to_plain[live]) & seen_sq[None, :]).astype(np.float32)
+        share = np.einsum("ls,sl->l", of_colour, in_kind[:, live]).astype(np.int64) / np.maximum(n_seen[live], 1)
+        share_plain = np.einsum("ls,sl->l", of_colour, in_plain[:, live]).astype(np.int64) / n_plain[live]
         fit[live] += (share - share_plain) * len(at)
     # Windows mostly off the image say nothing.
     fit = np.where(seen_all >= 0.6 * total, fit / total, 0.0)

@@ -46,3 +46,29 @@ def test_blends_of_a_squares_two_colours_are_not_foreign():
     gold = np.array([190.0, 135.0, 200.0])
     assert float(_off_blend(mid, light, dark)) < 1.0
     assert float(_off_blend(gold, light, dark)) > 20.0
+
+
+def _corner_crop(at: tuple[int, int], colour: tuple[int, int, int]) -> np.ndarray:
+    img = np.full((36, 36, 3), (200, 225, 235), np.uint8)
+    cv2.circle(img, at, int(R), colour, -1)
+    return cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0.7), cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def test_corner_discs_finds_a_corner_disc_and_a_stack_reads_as_each_crop_alone():
+    from companion.vision.cells import corner_discs
+
+    # Crops searched at different places (the last ones so near the edge that some of a
+    # middle's sides fall off the crop) and turns: read together or one by one, the same.
+    cases = [((18, 18), 0, (40, 30, 200)), ((18, 18), 90, (30, 30, 30)), ((17, 19), 180, (40, 30, 200)),
+             ((5, 5), 0, (40, 30, 200)), ((31, 30), 270, (90, 160, 60)), ((18, 18), 0, (200, 225, 235))]
+    labs = np.stack([_corner_crop(at, colour) for at, _, colour in cases])
+    ats = np.array([at for at, _, _ in cases], float)
+    turns = [t for _, t, _ in cases]
+    together = corner_discs(labs, ats, R, turns, 6)
+    for i in range(len(cases)):
+        alone = corner_discs(labs[i : i + 1], ats[i : i + 1], R, turns[i : i + 1], 6)
+        for a, b in zip(together, alone):
+            assert np.array_equal(a[i], b[0])
+    x, y, score, _ = together
+    assert (x[0], y[0]) == (18.0, 18.0) and score[0] > _DISC_CONTRAST  # a disc where a token lies
+    assert score[5] < _DISC_CONTRAST  # a plain corner holds none
