@@ -49,7 +49,7 @@ user's letters ``letter_glyphs`` (N, 24, 24) uint8 / ``letter_codes`` (N,) int32
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -69,6 +69,7 @@ from companion.vision.face import (
     split_face,
 )
 from companion.vision.letters import (
+    CORNER_OF_TURN,
     OTHER,
     FaceScores,
     LetterGuess,
@@ -2126,12 +2127,35 @@ def _read_inks(
         if kind_idx[rc] == 1 and rc not in letter_at and rc not in inks:
             inks[rc] = cut(rc, centre)
     for rc, at in letter_at.items():
-        moved = at + set_offset[int(ev.tile_set[rc])]
+        offset = set_offset[int(ev.tile_set[rc])]
+        moved = at + offset
         if np.hypot(*(moved - centres[rc])) > 1.5:
             centres[rc] = moved
             inks[rc] = cut(rc, moved)
         elif rc not in inks:
             inks[rc] = cut(rc, centres[rc])
+        if inks[rc].glyph is not None and inks[rc].corner is None:
+            # The usual offset is an upright face's (the letter printed a little above the
+            # middle); on a turned tile it turns with the face, and a face cut as if upright
+            # can lose its value past the crop's edge. Each other turn's cut is believed only
+            # when it finds the value in the corner that turn puts it in.
+            for k in (1, 2, 3):
+                dx, dy = float(offset[0]), float(offset[1])
+                for _ in range(k):
+                    dx, dy = -dy, dx  # a quarter turn clockwise (y down)
+                turned = at + np.array([dx, dy])
+                ink = cut(rc, turned)
+                if ink.glyph is not None and ink.corner == CORNER_OF_TURN[k]:
+                    centres[rc], inks[rc] = turned, ink
+                    break
+    # As at half resolution (:func:`gather_evidence`): a mark well under the board's letters'
+    # size is no letter (a token's disc on a blank face reads as an O).
+    spans = {rc: max(i.box[2], i.box[3]) for rc, i in inks.items() if i.glyph is not None and i.box is not None}
+    if len(spans) >= 5:
+        usual = float(np.median(list(spans.values())))
+        for rc, span in spans.items():
+            if span < _LETTER_SPAN * usual:
+                inks[rc] = replace(inks[rc], glyph=None, digits=(), corner=None, rival_corner=None, rival_digits=())
     return inks
 
 
