@@ -328,13 +328,14 @@ class LetterReader:
         single digit is taller than wide), the piece is also read as two digits side by side,
         and each letter worth two digits (``pairs``) is weighed by how likely its value is to
         look so (``vt`` in place, where that is likelier than the piece read as one digit)."""
+        # Only where a letter worth two digits could come near the face's best with its value
+        # read at its best (the value's term is at most 0): elsewhere the others decide.
+        reach = logp[:, :, pairs].max(2) >= (logp + vt).max((1, 2))[:, None] - _PAIR_REACH
         jobs = []  # (face, turn, first half, second half)
-        for i, f in enumerate(faces):
-            for k in range(4):
-                g = f.rival_digits if f.rival_corner is not None and CORNER_OF_TURN[k] == f.rival_corner else f.digits
-                # (Only where a letter worth two digits is in reach: the others' belief decides.)
-                if len(g) != 1 or logp[i, k, pairs].max() < logp[i].max() - _PAIR_REACH:
-                    continue
+        for i, k in zip(*np.nonzero(reach)):
+            f = faces[i]
+            g = f.rival_digits if f.rival_corner is not None and CORNER_OF_TURN[k] == f.rival_corner else f.digits
+            if len(g) == 1:
                 for first, second in _two_digits(g[0][0], k):
                     jobs.append((i, k, first, second))
         if not jobs:
@@ -432,7 +433,7 @@ def _alike_turns(glyphs: np.ndarray, logp: np.ndarray) -> np.ndarray:
     return out
 
 
-_PAIR_REACH = 6.0  # log-belief under the face's best within which a two-digit letter is weighed
+_PAIR_REACH = 4.0  # log-belief under the face's best within which a two-digit letter is weighed (a turn prior moves at most 3.6)
 
 
 def _two_digits(picture: np.ndarray, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
