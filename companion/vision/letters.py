@@ -442,15 +442,15 @@ def _two_digits(picture: np.ndarray, k: int) -> list[tuple[np.ndarray, np.ndarra
     where least ink joins the halves: the pairs of pictures in reading order, one for each
     place the join may be (its middle third; a fifth of the way along, as the narrow first
     digit of "10" leaves it), none when the piece is shorter along the line than across it
-    (one digit)."""
+    (one digit) or more than twice as long (a bar, a line)."""
     along_x = k in (0, 2)
     pic = picture if along_x else picture.T
     ys, xs = np.nonzero(pic > 0.2)
     if len(xs) == 0:
         return []
     x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
-    if x1 - x0 < 0.95 * (y1 - y0):
-        return []
+    if not 0.95 * (y1 - y0) <= x1 - x0 <= 2.0 * (y1 - y0):
+        return []  # (two digits side by side are as long as tall, up to twice: a bar is longer)
     profile = pic[y0:y1, x0:x1].sum(0)
     n = x1 - x0
     cuts = set()
