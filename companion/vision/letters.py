@@ -316,7 +316,7 @@ class LetterReader:
                     agrees = value_str == text
                     # A value read surely and disagreeing is strong evidence against a letter.
                     vt[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
-        pairs = [li for li, letter in enumerate(letters) if len(str(values.get(letter, -1))) == 2]
+        pairs = [li for li, letter in enumerate(letters) if 10 <= values.get(letter, -1) <= 99]
         if pairs:
             self._blurred_pairs(faces, pairs, letters, values, logp, vt)
         return FaceScores(logp + vt, read_values, letters, letterness)
