@@ -356,7 +356,7 @@ class LetterReader:
             vt[i, k, li] = max(vt[i, k, li], np.log(0.03 + 0.97 * like))
 
     def _rival_values(self, faces: list, rivals: list[int], letters: list[str], values: dict[str, int],
-                      logp: np.ndarray, read_values: list[list[str | None]]) -> None:
+                      vt: np.ndarray, read_values: list[list[str | None]]) -> None:
         """The value evidence of faces with ink in two corners (in place): at each turn the
         ink in the corner that turn puts the value in is read, and each letter is weighed by
         how likely its value is to look so (a token's rim reads as no digit at all)."""
@@ -383,7 +383,7 @@ class LetterReader:
                 like = 0.0
                 if len(value) == len(order) and value.isdigit():
                     like = float(np.prod([p[r, DIGITS.index(ch)] for r, ch in zip(order, value)]))
-                logp[i, k, li] += np.log(0.03 + 0.97 * like)  # (the value term: ``vt`` of :meth:`score`)
+                vt[i, k, li] += np.log(0.03 + 0.97 * like)
 
     def _own_logp(self, feats: np.ndarray, letters: list[str]) -> np.ndarray:
         """log p(letter) from the nearest of the user's own pictures (per turn)."""
