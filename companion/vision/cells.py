@@ -52,7 +52,7 @@ user's letters ``letter_glyphs`` (N, 24, 24) uint8 / ``letter_codes`` (N,) int32
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -72,6 +72,7 @@ from companion.vision.face import (
     split_face,
 )
 from companion.vision.letters import (
+    CORNER_OF_TURN,
     OTHER,
     FaceScores,
     LetterGuess,
@@ -2247,8 +2248,9 @@ def _read_inks(
     """The ink of every face-up tile, its crop centred on the face. The faces found at half
     resolution are a few pixels off, enough to push the small value digits out of a crop a
     square wide; the letter, found at full resolution, sits at one place on every face of a
-    set: each face is cut again around its letter, moved by the set's usual offset (and
-    ``centres`` corrected)."""
+    set: each face is cut again around its letter, moved by the set's usual offset (turned
+    with the tile when the upright cut finds no value; ``centres`` corrected). A face whose
+    letter is well under the board's letters' size holds no letter."""
     side = _CROP * p
     frac = min(0.97, face_px / side)
 
@@ -2269,6 +2271,8 @@ def _read_inks(
 
     inks: dict[tuple[int, int], FaceInk] = {}
     letter_at: dict[tuple[int, int], np.ndarray] = {}
+    turned: dict[tuple[int, int], list[tuple[int, np.ndarray, FaceInk]]] = {}
+    ev.extra["turned_cuts"] = turned
     for rc, centre in centres.items():
         rc = (int(rc[0]), int(rc[1]))
         if kind_idx[rc] != 1:
@@ -2299,12 +2303,35 @@ def _read_inks(
         if kind_idx[rc] == 1 and rc not in letter_at and rc not in inks:
             inks[rc] = cut(rc, centre)
     for rc, at in letter_at.items():
-        moved = at + set_offset[int(ev.tile_set[rc])]
+        offset = set_offset[int(ev.tile_set[rc])]
+        moved = at + offset
         if np.hypot(*(moved - centres[rc])) > 1.5:
             centres[rc] = moved
             inks[rc] = cut(rc, moved)
         elif rc not in inks:
             inks[rc] = cut(rc, centres[rc])
+        if inks[rc].glyph is not None and inks[rc].corner is None:
+            # The usual offset is an upright face's (the letter printed a little above the
+            # middle); on a turned tile it turns with the face, and a face cut as if upright
+            # can lose its value past the crop's edge. Each other turn's cut that finds ink in
+            # the corner that turn puts the value in is kept aside for the letters to judge
+            # (:func:`_turned_faces`): the face's edge can leave ink there too.
+            for k in (1, 2, 3):
+                dx, dy = float(offset[0]), float(offset[1])
+                for _ in range(k):
+                    dx, dy = -dy, dx  # a quarter turn clockwise (y down)
+                turned_at = at + np.array([dx, dy])
+                ink = cut(rc, turned_at)
+                if ink.glyph is not None and ink.corner == CORNER_OF_TURN[k]:
+                    turned.setdefault(rc, []).append((k, turned_at, ink))
+    # As at half resolution (:func:`gather_evidence`): a mark well under the board's letters'
+    # size is no letter (a token's disc on a blank face reads as an O).
+    spans = {rc: max(i.box[2], i.box[3]) for rc, i in inks.items() if i.glyph is not None and i.box is not None}
+    if len(spans) >= 5:
+        usual = float(np.median(list(spans.values())))
+        for rc, span in spans.items():
+            if span < _LETTER_SPAN * usual:
+                inks[rc] = replace(inks[rc], glyph=None, digits=(), corner=None, rival_corner=None, rival_digits=())
     return inks
 
 
@@ -2372,6 +2399,9 @@ def read_board_cells(
 
     grey = ev.extra["grey"]
     inks = _read_inks(grey, ev, kind_idx, centres, face_px, p)
+    reader = letter_reader(profile.arrays if profile is not None else None) if backend == "own" else None
+    if reader is not None:
+        _turned_faces(inks, centres, ev.extra.get("turned_cuts", {}), reader, sorted(tileset.alphabet), dict(tileset.values))
     _sets_by_ink(ev, inks)
     _sets_under_glare(ev, inks)
 
@@ -2379,8 +2409,7 @@ def read_board_cells(
     values = dict(tileset.values)
     with_glyph = [(rc, f) for rc, f in inks.items() if f.glyph is not None]
     guesses: dict[tuple[int, int], LetterGuess] = {}
-    if backend == "own":
-        reader = letter_reader(profile.arrays if profile is not None else None)
+    if reader is not None:
         scored = reader.score([f for _, f in with_glyph], letters, values)
         first = scored.decide(None, values)
         # The board's usual turn is a prior for every tile.
@@ -2443,6 +2472,28 @@ def read_board_cells(
             conf = pk * g.p_letter * g.p_rotation * tk
             out.append(CellReading(r, c, "tile", g.letter, g.rotation, rgb, set_name, tok, _clip(conf)))
     return Reading(out, ev, inks, guesses)
+
+
+def _turned_faces(
+    inks: dict[tuple[int, int], FaceInk], centres: dict[tuple[int, int], np.ndarray],
+    turned: dict[tuple[int, int], list[tuple[int, np.ndarray, FaceInk]]], reader: LetterReader,
+    letters: list[str], values: dict[str, int],
+) -> None:
+    """Faces cut as if upright that found no value, cut again as each other turn places the
+    face (:func:`_read_inks`): a cut is taken (``inks`` and ``centres`` in place) when the
+    letters read there are best at that turn and the value read in that turn's corner is
+    the letter's. Ink the face's edge leaves in that corner reads as no such value."""
+    # (Not a face whose mark was found too small for a letter.)
+    alts = [(rc, k, at, ink) for rc, cuts in turned.items() if rc in inks and inks[rc].glyph is not None
+            for k, at, ink in cuts]
+    if not alts:
+        return
+    guesses = reader.score([a[3] for a in alts], letters, values).decide(None, values)
+    taken: set[tuple[int, int]] = set()
+    for (rc, k, at, ink), g in zip(alts, guesses):
+        if rc not in taken and g.rotation == 90 * k and g.value_agrees:
+            inks[rc], centres[rc] = ink, at
+            taken.add(rc)
 
 
 def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:

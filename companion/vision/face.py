@@ -24,6 +24,10 @@ _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body,
 # How far the value digits' middle lies from the letter's, on its nearer and its farther
 # axis, in face sizes (the renderer's faces: 0.23..0.40; a little room either side).
 _DIGITS_OFF = (0.2, 0.44)
+# A letter's box is at most this share of its face on either axis (printed 0.4..0.6).
+_LETTER_MAX = 0.7
+_LETTER_ASPECT = 1.6  # a letter's box is at most this much longer than wide (W, M: 1.4)
+_LINE_LONGER = 0.3  # dashes lined up over more than this share of a face are a line, not digits
 _RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
 
 
@@ -140,17 +144,21 @@ def _off_centre_hole(labels: np.ndarray, stat: list[int], i: int) -> bool:
     return off > 0.15
 
 
-def _on_a_line(stats: list[list[int]], i: int) -> bool:
-    """Whether the component ``i`` is a thin dash lined up with another along its length:
-    a piece of a line broken by the threshold (a face's edge, its shadow, the rim of the
-    next tile), not a value digit (a "1" lying on its side is as thin, but alone on its line;
-    the other digit of "10" stands beside it across, not along it)."""
+def _on_a_line(stats: list[list[int]], i: int, face_px: float) -> bool:
+    """Whether the component ``i`` is a thin dash lined up with others along its length into
+    a line longer than any value digit (a third of the face): a piece of a line broken by the
+    threshold (a face's edge, its shadow, the rim of the next tile), not a value digit (a "1"
+    lying on its side is as thin, but alone on its line; the other digit of "10" stands beside
+    it across, not along it; a thin "1" broken in two by the threshold is no longer than a
+    digit)."""
     x, y, bw, bh, _ = stats[i]
     for axis in (0, 1):  # 0: a horizontal dash, 1: a vertical one
         length, thick = (bw, bh) if axis == 0 else (bh, bw)
         if thick > 3 or length < 2 * thick:
             continue
         mid = y + bh / 2.0 if axis == 0 else x + bw / 2.0
+        lo, hi = (x, x + bw) if axis == 0 else (y, y + bh)
+        lined = False
         for j, (xj, yj, wj, hj, area) in enumerate(stats):
             if j == 0 or j == i or area < 2:
                 continue
@@ -160,7 +168,11 @@ def _on_a_line(stats: list[list[int]], i: int) -> bool:
             mid_j = yj + hj / 2.0 if axis == 0 else xj + wj / 2.0
             apart = (xj >= x + bw or xj + wj <= x) if axis == 0 else (yj >= y + bh or yj + hj <= y)
             if abs(mid_j - mid) <= 1.5 and apart:
-                return True
+                lined = True
+                a, b = (xj, xj + wj) if axis == 0 else (yj, yj + hj)
+                lo, hi = min(lo, a), max(hi, b)
+        if lined and hi - lo > _LINE_LONGER * face_px:
+            return True
     return False
 
 
@@ -231,8 +243,11 @@ def split_face(
     size = max(mw, mh)
     # A thin stroke (a serif font's hairline, the spur of a G, the end of an L's foot) may
     # fall below half ink and break off the letter, yet still join it at the digits' paler
-    # level: such a piece near the letter is the letter's.
+    # level: such a piece near the letter is the letter's. So is a piece as large as the
+    # letter's own (a serif W's other half, its hairlines between the two under half ink) that
+    # lies well inside the face and out of its corners, where only the letter is printed.
     joined: np.ndarray | None = None
+    inner = 0.4 * face_px  # half the face less a tenth: inside it lies no rim, no gap
     for i in keep:
         if i == main:
             continue
@@ -241,7 +256,16 @@ def split_face(
         near = (
             x >= x0 - 0.45 * size and x + bw <= x1 + 0.45 * size and y >= y0 - 0.45 * size and y + bh <= y1 + 0.45 * size
         )
-        if near and max(bw, bh) < 0.45 * size:
+        fx, fy = abs(cx - cx0) / face_px, abs(cy - cy0) / face_px
+        ux, uy = max(x1, x + bw) - min(x0, x), max(y1, y + bh) - min(y0, y)  # the two together
+        central = (
+            x >= cx0 - inner and x + bw <= cx0 + inner and y >= cy0 - inner and y + bh <= cy0 + inner
+            and not (max(fx, fy) > 0.2 and min(fx, fy) > 0.14)
+            and max(ux, uy) <= _LETTER_MAX * face_px
+            # (a letter's shape, not a line of print's: words of small type join so too)
+            and max(ux, uy) <= _LETTER_ASPECT * min(ux, uy)
+        )
+        if (near and max(bw, bh) < 0.45 * size) or central:
             if joined is None:
                 _, pale = cv2.connectedComponents((ink > _DIGIT_INK).astype(np.uint8), connectivity=8)
                 ys, xs = np.nonzero(labels[my : my + mh, mx : mx + mw] == main)
@@ -316,7 +340,7 @@ def split_face(
             # (one axis a little less: the first of two digits, "10", sits further in)
             in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
             off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
-            if small and in_corner and off_box and not _on_a_line(dstats, i):
+            if small and in_corner and off_box and not _on_a_line(dstats, i, face_px):
                 digits.append(i)
         return dlabels, dstats, dcents, digits
 

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.vision.face import fit_square
 
 DIGITS = "0123456789"
 OTHER = "#"  # the class of ink that is no letter and no digit
@@ -275,9 +276,11 @@ class LetterReader:
                     if CORNER_OF_TURN[k] not in (face.corner, face.rival_corner):
                         logp[i, k] -= 4.0
         read_values: list[list[str | None]] = [[None] * 4 for _ in range(n)]
+        # What the value read says of each letter at each turn (added to ``logp`` at the end).
+        vt = np.zeros_like(logp)
         rivals = [i for i, f in enumerate(faces) if f.rival_corner is not None]
         if rivals:
-            self._rival_values(faces, rivals, letters, values, logp, read_values)
+            self._rival_values(faces, rivals, letters, values, vt, read_values)
         # The digits themselves, read for every turn, say the value.
         owners = [(i, j) for i, f in enumerate(faces) if f.rival_corner is None for j in range(len(f.digits))]
         if owners:
@@ -298,7 +301,7 @@ class LetterReader:
                     texts = np.array([DIGITS[d] for d in best[m, k]])
                     agrees = texts[:, None] == value_str[None, :]
                     sure_k = sure[m, k][:, None]
-                    logp[one, k] += np.where(agrees, np.log(0.5 + 0.5 * sure_k), np.log(1.0 - 0.97 * sure_k))
+                    vt[one, k] += np.where(agrees, np.log(0.5 + 0.5 * sure_k), np.log(1.0 - 0.97 * sure_k))
                     for i, t in zip(one, texts):
                         read_values[i][k] = str(t)
             # Two or more: read them in order, left to right as they stand upright.
@@ -312,11 +315,48 @@ class LetterReader:
                     read_values[i][k] = text
                     agrees = value_str == text
                     # A value read surely and disagreeing is strong evidence against a letter.
-                    logp[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
-        return FaceScores(logp, read_values, letters, letterness)
+                    vt[i, k] += np.where(agrees, np.log(0.5 + 0.5 * certainty), np.log(1.0 - 0.97 * certainty))
+        pairs = [li for li, letter in enumerate(letters) if 10 <= values.get(letter, -1) <= 99]
+        if pairs:
+            self._blurred_pairs(faces, pairs, letters, values, logp, vt)
+        return FaceScores(logp + vt, read_values, letters, letterness)
+
+    def _blurred_pairs(self, faces: list, pairs: list[int], letters: list[str], values: dict[str, int],
+                       logp: np.ndarray, vt: np.ndarray) -> None:
+        """Two digits blurred into one piece ("10" printed small): at each turn where the
+        value's ink is one piece as long along that turn's line of text as it is across (a
+        single digit is taller than wide), the piece is also read as two digits side by side,
+        and each letter worth two digits (``pairs``) is weighed by how likely its value is to
+        look so (``vt`` in place, where that is likelier than the piece read as one digit)."""
+        # Only where a letter worth two digits could come near the face's best with its value
+        # read at its best (the value's term is at most 0): elsewhere the others decide.
+        reach = logp[:, :, pairs].max(2) >= (logp + vt).max((1, 2))[:, None] - _PAIR_REACH
+        jobs = []  # (face, turn, first half, second half)
+        for i, k in zip(*np.nonzero(reach)):
+            f = faces[i]
+            g = f.rival_digits if f.rival_corner is not None and CORNER_OF_TURN[k] == f.rival_corner else f.digits
+            if len(g) == 1:
+                for first, second in _two_digits(g[0][0], k):
+                    jobs.append((i, k, first, second))
+        if not jobs:
+            return
+        pics = np.stack([h for job in jobs for h in job[2:]])
+        turn_of = np.repeat([job[1] for job in jobs], 2)
+        feats = glyph_features(pics, turns=True)[np.arange(len(pics)), turn_of]
+        p = softmax(self.model.logits(feats)[:, self.model.index(list(DIGITS) + [OTHER])])
+        best: dict[tuple[int, int, int], float] = {}
+        for m, (i, k, _, _) in enumerate(jobs):
+            for li in pairs:
+                value = str(values.get(letters[li], -1))
+                like = float(p[2 * m, DIGITS.index(value[0])] * p[2 * m + 1, DIGITS.index(value[1])])
+                best[i, k, li] = max(best.get((i, k, li), 0.0), like)  # the likelier place to cut
+        for (i, k, li), like in best.items():
+            # (One digit read or two, whichever says the letter's value likelier: a cut
+            # through a piece that was one digit after all says nothing.)
+            vt[i, k, li] = max(vt[i, k, li], np.log(0.03 + 0.97 * like))
 
     def _rival_values(self, faces: list, rivals: list[int], letters: list[str], values: dict[str, int],
-                      logp: np.ndarray, read_values: list[list[str | None]]) -> None:
+                      vt: np.ndarray, read_values: list[list[str | None]]) -> None:
         """The value evidence of faces with ink in two corners (in place): at each turn the
         ink in the corner that turn puts the value in is read, and each letter is weighed by
         how likely its value is to look so (a token's rim reads as no digit at all)."""
@@ -343,7 +383,7 @@ class LetterReader:
                 like = 0.0
                 if len(value) == len(order) and value.isdigit():
                     like = float(np.prod([p[r, DIGITS.index(ch)] for r, ch in zip(order, value)]))
-                logp[i, k, li] += np.log(0.03 + 0.97 * like)
+                vt[i, k, li] += np.log(0.03 + 0.97 * like)
 
     def _own_logp(self, feats: np.ndarray, letters: list[str]) -> np.ndarray:
         """log p(letter) from the nearest of the user's own pictures (per turn)."""
@@ -390,6 +430,42 @@ def _alike_turns(glyphs: np.ndarray, logp: np.ndarray) -> np.ndarray:
     if quarter.any():
         best = out.max(1, keepdims=True)
         out += quarter * (best - out)
+    return out
+
+
+_PAIR_REACH = 4.0  # log-belief under the face's best within which a two-digit letter is weighed (a turn prior moves at most 3.6)
+
+
+def _two_digits(picture: np.ndarray, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A value's one piece (a normalised picture) cut in two across the line of text of a
+    tile turned ``k`` quarter turns clockwise (along x at 0 and 180 degrees, y at 90 and 270),
+    where least ink joins the halves: the pairs of pictures in reading order, one for each
+    place the join may be (its middle third; a fifth of the way along, as the narrow first
+    digit of "10" leaves it), none when the piece is shorter along the line than across it
+    (one digit) or more than twice as long (a bar, a line)."""
+    along_x = k in (0, 2)
+    pic = picture if along_x else picture.T
+    ys, xs = np.nonzero(pic > 0.2)
+    if len(xs) == 0:
+        return []
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+    if not 0.95 * (y1 - y0) <= x1 - x0 <= 2.0 * (y1 - y0):
+        return []  # (two digits side by side are as long as tall, up to twice: a bar is longer)
+    profile = pic[y0:y1, x0:x1].sum(0)
+    n = x1 - x0
+    cuts = set()
+    for lo, hi in ((n // 3, n - n // 3), (int(round(0.2 * n)), n - int(round(0.2 * n)))):
+        lo = max(1, lo)
+        if hi > lo:
+            cuts.add(x0 + lo + int(np.argmin(profile[lo:hi])))
+    out = []
+    for cut in sorted(cuts):
+        a, b = pic[y0:y1, x0:cut], pic[y0:y1, cut + 1 : x1]
+        if a.size == 0 or b.size == 0 or a.max() < 0.3 or b.max() < 0.3:
+            continue
+        halves = [fit_square(h if along_x else h.T) for h in (a, b)]
+        # Reading order: left to right as the tile stands upright (k = 1: the text runs down).
+        out.append((halves[1], halves[0]) if k in (2, 3) else (halves[0], halves[1]))
     return out
 
 
