@@ -100,9 +100,7 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     colour's rounding is far below any distance the reader tells apart)."""
     arr = np.asarray(bgr, np.float32)
     if arr.size >= 3 * 4096 and arr.ndim >= 3:
-        # As rows of a picture.
-        u8 = np.clip(arr + 0.5, 0, 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
-        return cv2.cvtColor(u8, cv2.COLOR_BGR2LAB).reshape(arr.shape).astype(np.float32)
+        return _lab_bytes(arr)
     x = np.clip(arr / 255.0, 0.0, 1.0)
     shape = x.shape
     # As one row: OpenCV converts a one-pixel-wide column about twenty times slower.
@@ -110,6 +108,14 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     lab[..., 0] *= 255.0 / 100.0
     lab[..., 1:] += 128.0
     return lab
+
+
+def _lab_bytes(arr: np.ndarray) -> np.ndarray:
+    """:func:`to_lab`'s way for pictures (float32 BGR, any shape ending in 3): rounded to
+    bytes, converted as rows of a picture. Pixel by pixel: a colour converts alike in a
+    picture of any size."""
+    u8 = np.clip(arr + 0.5, 0, 255).astype(np.uint8).reshape(-1, arr.shape[-2], 3)
+    return cv2.cvtColor(u8, cv2.COLOR_BGR2LAB).reshape(arr.shape).astype(np.float32)
 
 
 def rgb_to_bgr(rgb: tuple[int, int, int] | np.ndarray) -> np.ndarray:
@@ -1784,6 +1790,9 @@ def find_tokens(
     grid = seen[o : o + R * p, o : o + C * p]
     blocks = np.ascontiguousarray(grid.reshape(R, p, C, p, 3).transpose(0, 2, 1, 3, 4))
     expect = np.empty_like(blocks)
+    # Its 8-bit Lab, as to_lab would give it for the whole picture: each class's picture
+    # converted once, not once per square.
+    lab_of_class = {}
     tolerance = np.zeros(blocks.shape[:4], np.float32)
     classes = premium_classes(layout)
     empty = kind_idx == 0
@@ -1806,6 +1815,7 @@ def find_tokens(
             rows, cols = np.unravel_index(sample, pool.shape)
             picked = blocks[rows, cols]
             expect[mine] = _median0(picked) if len(picked) >= 3 else picked.mean(axis=0)
+            lab_of_class[k] = _lab_bytes(expect[mine][0].astype(np.float32))
             if len(picked) >= 3:
                 pictured |= mine
                 # Robustly: a hand over a few of them must not widen what is allowed.
@@ -1813,13 +1823,17 @@ def find_tokens(
                 tolerance[mine] = 2.5 * _median0(spread)
         else:
             expect[mine] = ev.empty_look[mine][:, None, None, :]
+            lab_of_class[k] = _lab_bytes(expect[mine][:, :1, :1].astype(np.float32))
     # The distances in the picture's own layout (rows of pixels): the blocks' transposed
     # layout makes every operation on them strided, several times slower.
     def as_picture(x: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(x.swapaxes(1, 2)).reshape(R * p, C * p, *x.shape[4:])
 
+    expect_lab = np.empty(blocks.shape, np.float32)
+    for k, lab in lab_of_class.items():
+        expect_lab[classes == k] = lab
     empty_px = np.repeat(np.repeat(empty, p, axis=0), p, axis=1)
-    d = colour_distance(seen_lab[o : o + R * p, o : o + C * p], to_lab(as_picture(expect))) - as_picture(tolerance)
+    d = colour_distance(seen_lab[o : o + R * p, o : o + C * p], as_picture(expect_lab)) - as_picture(tolerance)
     d[~empty_px] = 0.0
     foreign = (d > _FOREIGN).astype(np.uint8) * 255
     # Faces overhang their neighbours' squares (with their edges and the shadows they cast):

@@ -78,15 +78,17 @@ def find_pencil(
     trials: int = 150,
     exclude: np.ndarray | None = None,
     away_from: tuple[np.ndarray, ...] = (),
+    geometry: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> Pencil | None:
     """The vanishing point that the greatest length of segments points at (RANSAC over pairs,
     then least squares over the members). ``exclude`` masks segments already explained;
     ``away_from`` holds other pencils' points: candidates whose members run in nearly the same
-    directions as one of them are skipped (two pencils of one grid cross at a clear angle)."""
+    directions as one of them are skipped (two pencils of one grid cross at a clear angle).
+    ``geometry``: :func:`_segment_geometry` of ``seg`` when the caller has it already."""
     n = len(seg)
     if n < 4:
         return None
-    lines, mid, unit, length = _segment_geometry(seg)
+    lines, mid, unit, length = _segment_geometry(seg) if geometry is None else geometry
     free = np.ones(n, bool) if exclude is None else ~exclude
     idx = np.flatnonzero(free)
     if len(idx) < 4:
@@ -317,10 +319,11 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
     seg = detect_segments(gray, max(6.0, 0.01 * max(h, w)))
     found: list[Pencil] = []
     used = np.zeros(len(seg), bool)
+    geometry = _segment_geometry(seg)  # (the same for every pencil sought)
     for i, j in ((0, 1), (0, 2), (1, 2)):
         # Pencils are found only when a pair needs them: the first pair is usually the grid.
         while len(found) <= j and len(found) < pencils:
-            p = find_pencil(seg, rng, exclude=used, away_from=tuple(q.point for q in found))
+            p = find_pencil(seg, rng, exclude=used, away_from=tuple(q.point for q in found), geometry=geometry)
             if p is None:
                 pencils = len(found)
                 break
