@@ -68,7 +68,11 @@ class Panel:
     ) -> None:
         from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
-        self.presses: queue.SimpleQueue[Press] = queue.SimpleQueue()
+        # A Queue, not a SimpleQueue: the main thread waits on it with a time-out (serve_panel),
+        # and on Python 3.11 a SimpleQueue.get(timeout=...) that a signal interrupts just as
+        # its time runs out waits for ever (its remaining time comes out negative, which the
+        # C code takes as "no time-out"). SIGTERM then stopped nothing: systemd had to kill.
+        self.presses: queue.Queue[Press] = queue.Queue()
         self._now_ms = now_ms
         self._beeps = beeps
         self.buttons: dict[str, Any] = {}
@@ -180,7 +184,7 @@ class ClockDriver:
         self._show(events, now_ms)
         return events
 
-    def drain(self, presses: "queue.SimpleQueue[Press]") -> list[Any]:
+    def drain(self, presses: "queue.Queue[Press]") -> list[Any]:
         """Apply every press waiting on the queue."""
         events: list[Any] = []
         while True:
@@ -192,7 +196,7 @@ class ClockDriver:
 
     def run(
         self,
-        presses: "queue.SimpleQueue[Press]",
+        presses: "queue.Queue[Press]",
         stop: threading.Event,
         on_events: Callable[[list[Any]], None],
         now_ms: Callable[[], int] = monotonic_ms,

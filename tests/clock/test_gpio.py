@@ -245,3 +245,45 @@ def test_the_run_loop_serves_presses_and_ticks_until_stopped(table):
 def test_a_pin_in_use_is_one_line(table):
     with pytest.raises(CompanionError, match="GPIO: cannot use the buzzer on GPIO17"):
         Panel(PinMap((17, 27), (), None, None, 17), pin_factory=MockFactory())
+
+
+_WAIT_UNDER_SIGNALS = """
+import os, queue, signal, threading, time
+from gpiozero.pins.mock import MockFactory
+from companion.clock.gpio import Panel
+from companion.clock.pins import PinMap
+
+panel = Panel(PinMap((17, 27), (), None, None, None), pin_factory=MockFactory())
+signal.signal(signal.SIGUSR1, lambda *_: None)
+done = threading.Event()
+
+def pester():  # signals as a stop request brings them: at any moment of the main thread's wait
+    while not done.is_set():
+        os.kill(os.getpid(), signal.SIGUSR1)
+        time.sleep(0.0002)
+
+threading.Thread(target=pester, daemon=True).start()
+start = time.monotonic()
+while time.monotonic() - start < 2:
+    try:
+        panel.presses.get(timeout=0.001)
+    except queue.Empty:
+        pass
+done.set()
+print("served")
+"""
+
+
+def test_waiting_for_a_press_ends_when_signals_interrupt_it():
+    """serve_panel waits for presses on the main thread, where SIGTERM lands. A wait with a
+    time-out that a signal interrupts must still end: on Python 3.11 a SimpleQueue's did not
+    (it waited for ever), and `companion run` did not stop on SIGTERM."""
+    import subprocess
+    import sys
+
+    try:
+        proc = subprocess.run([sys.executable, "-c", _WAIT_UNDER_SIGNALS], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a wait for a press under signals never ended")
+    assert proc.returncode == 0, proc.stderr
+    assert "served" in proc.stdout
