@@ -1263,8 +1263,12 @@ def _glare_explained(ev: Evidence, geo: Geometry, scores: np.ndarray) -> None:
         if dist > _GLARE_FIT * s_e or f <= scores[r, c, 0]:
             continue
         # Ink in the middle (a letter the board-wide pass missed) is other evidence: it stays.
+        # Looked for in the square's fine detail only: glare itself is smooth, and a spot's
+        # slope across the square is no ink.
         y, x = o + r * p, o + c * p
-        if not _inked(cv2.cvtColor(rect[y : y + p, x : x + p], cv2.COLOR_BGR2GRAY)):
+        g = cv2.cvtColor(rect[y : y + p, x : x + p], cv2.COLOR_BGR2GRAY).astype(np.float32)
+        g = g - cv2.GaussianBlur(g, (0, 0), p / 6) + float(np.median(g))
+        if not _inked(g):
             scores[r, c, 0] = f
 
 

@@ -54,7 +54,8 @@ def test_glare_over_a_plain_square_leaves_it_empty():
     # ivory blank's colour: glare over the square's own look explains it exactly, and the
     # spot's flank whitens the empty squares beside it. The scenes' faces (blanks among
     # them) stay faces.
-    for seed, square in ((3169, (3, 12)), (3112, (1, 3)), (3105, (8, 14))):
+    # (3095: the spot's slope across the square is no ink; its fine detail is nil.)
+    for seed, square in ((3169, (3, 12)), (3112, (1, 3)), (3105, (8, 14)), (3095, (3, 9))):
         spec = preset("mounted", np.random.default_rng(seed), features=True)
         scene, cells = _read(spec, seed)
         assert scene.truth.cell(*square).kind == "empty"
