@@ -21,7 +21,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
 3. **Kinds.** Each square's fit to its empty look, to the nearest tile body and to a known
    back colour, against an outlier floor, gives a belief over empty / face up / face down;
    a square no kind fits is looked at as under a lamp's glare (:mod:`companion.vision.glare`),
-   and one taken for a blank on a premium square that shows its class's print is empty.
+   and one taken for a blank on a premium square that shows its class's print is empty. A
+   square without ink whose colour glare over its own empty look explains closely, with
+   glare on an empty neighbour too, is no longer held a face by its colour.
    Where colour leaves a face without ink and an empty square close, a tile's own outline
    (:mod:`companion.vision.outline`: the rounded corners of a face-sized box, against this
    photo's lettered faces and its class's empty squares) weighs in.
@@ -1212,10 +1214,77 @@ def _print_shown(ev: Evidence, geo: Geometry, kind_idx: np.ndarray) -> np.ndarra
     return out
 
 
+_GLARE_FIT = 1.0  # spreads within which glare over the empty look must explain the colour
+_GLARE_AROUND = 0.1  # white fraction the best empty neighbour must show: glare lies about
+
+
+def _glare_explained(ev: Evidence, geo: Geometry, scores: np.ndarray) -> None:
+    """Where a lamp's glare over a square's own empty look explains its colour closely, and
+    glare also lies on the empty squares beside it, the colour no longer says "pale face":
+    the empty kind is raised, in place, to that glare fit, and a face there must show what
+    else says tile (its outline, :func:`_outline_evidence`, or a letter).
+
+    Glare adds white light (:mod:`companion.vision.glare`): an empty square under it moves
+    along the line from its own look to white, by one fraction for all three channels, and
+    on a board printed in any colour that line passes near a pale tile's body. A face's
+    body lies on that line only roughly (its hue is its own), so the fit must be within one
+    spread. A lamp's spot is smooth and spreads beyond one square: an empty neighbour shows
+    some white too (at least a tenth: a spot's flank; a sharp one falls off within a square). A
+    blank where no glare lies about keeps its colour's word."""
+    from companion.vision.glare import MAX_WHITE
+
+    if not ev.empty_known.any():
+        return
+    s_e, _ = ev.extra["spreads"]
+    seen = ev.stats.median / ev.light
+    white = np.minimum(255.0, 255.0 * ev.extra["exposure"]) / np.maximum(ev.light, 1e-3)
+    look = np.where(ev.empty_known[..., None], ev.empty_look, 0.0)
+    span = white - look
+    frac = np.sum((seen - look) * span, -1) / np.maximum(np.sum(span * span, -1), 1e-3)
+    frac = np.where(ev.empty_known, np.clip(frac, 0.0, MAX_WHITE), 0.0)
+    R, C = frac.shape
+    # The white fraction shown by each square's empty neighbours (eight around), at best.
+    empty_now = scores[..., :3].argmax(-1) == 0
+    pad = np.pad(np.where(empty_now, frac, 0.0), 1)
+    around = np.max([pad[1 + dy : 1 + dy + R, 1 + dx : 1 + dx + C] for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                     if dy or dx], axis=0)
+    # Only squares a face now leads on are looked at (elsewhere nothing would change).
+    ask = (ev.empty_known & (ev.glyph_at < 0) & (frac > 0) & (around >= _GLARE_AROUND)
+           & (scores[..., 1] > scores[..., 0]))
+    if not ask.any():
+        return
+    rr, cc = np.nonzero(ask)
+    fitted = (look[rr, cc] + frac[rr, cc, None] * span[rr, cc]).astype(np.float32)
+    d = colour_distance(to_lab(seen[rr, cc].astype(np.float32)), to_lab(fitted))
+    fit = -0.5 * (np.minimum(d / s_e, 50.0)) ** 2
+    rect = ev.extra["rectified"]
+    p, o = geo.cell_px, int(round(geo.origin))
+    for r, c, dist, f in zip(rr, cc, d, fit):
+        if dist > _GLARE_FIT * s_e or f <= scores[r, c, 0]:
+            continue
+        # Ink in the middle (a letter the board-wide pass missed) is other evidence: it stays.
+        # Looked for in the square's fine detail only: glare itself is smooth, and a spot's
+        # slope across the square is no ink.
+        y, x = o + r * p, o + c * p
+        g = cv2.cvtColor(rect[y : y + p, x : x + p], cv2.COLOR_BGR2GRAY).astype(np.float32)
+        g = g - cv2.GaussianBlur(g, (0, 0), p / 6) + float(np.median(g))
+        if not _inked(g):
+            scores[r, c, 0] = f
+
+
 _OUTLINE_WINDOW = 2.5  # log-likelihoods between held and empty within which colour has not decided
 _OUTLINE_REFS = 24  # squares of each reference kind measured (evenly over the board)
 _LEAST_REFS = 5  # squares of a reference kind without which nothing is compared
 _INKED = 0.4  # contrast (2-98 % range over the level) of a square's middle that shows ink
+
+
+def _inked(square: np.ndarray) -> bool:
+    """Whether a square's grey picture (p x p) shows ink in its middle (a fifth in from its
+    sides): a letter the board-wide pass missed, a premium's print."""
+    p = square.shape[0]
+    middle = square[p // 5 : p - p // 5, p // 5 : p - p // 5].astype(np.float32)
+    lo, hi = np.percentile(middle, (2, 98))
+    return bool((hi - lo) / max(float(np.median(middle)), 8.0) > _INKED)
 
 
 def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray:
@@ -1302,9 +1371,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
         # in the square's middle (a letter the board-wide pass missed, a premium's print)
         # is other evidence, and print has edges of its own where a face's corners lie.
         y, x = o + r * p, o + c * p
-        middle = grey[y + p // 5 : y + p - p // 5, x + p // 5 : x + p - p // 5].astype(np.float32)
-        lo, hi = np.percentile(middle, (2, 98))
-        if (hi - lo) / max(float(np.median(middle)), 8.0) > _INKED:
+        if _inked(grey[y : y + p, x : x + p]):
             continue
         out[r, c] = outline_llr(feats[n : n + 1], f_empties[int(classes[r, c])], f_tiles[int(sets[r, c])])[0]
     scores[..., 1] += out
@@ -2392,6 +2459,7 @@ def read_board_cells(
     _check(rectified, geo)
     ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet), dict(tileset.values))
     scores = kind_scores(ev)
+    _glare_explained(ev, geo, scores)
     # Where colour leaves a pale face and an empty square close, a tile's own outline decides.
     ev.extra["outline"] = _outline_evidence(ev, geo, scores)
     probs = _softmax(scores)

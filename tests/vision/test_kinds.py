@@ -47,3 +47,19 @@ def test_glare_over_a_premium_square_leaves_it_empty():
                          and STANDARD.premiums[rc[0]][rc[1]] != Premium.NONE]
         wrong = [rc for rc in premium_empty if cells[rc].kind != "empty"]
         assert wrong == [], (seed, wrong)
+
+
+def test_glare_over_a_plain_square_leaves_it_empty():
+    # A lamp's spot washes a plain square (grey-green, green, beige) towards white, near an
+    # ivory blank's colour: glare over the square's own look explains it exactly, and the
+    # spot's flank whitens the empty squares beside it. The scenes' faces (blanks among
+    # them) stay faces.
+    # (3095: the spot's slope across the square is no ink; its fine detail is nil.)
+    for seed, square in ((3169, (3, 12)), (3112, (1, 3)), (3105, (8, 14)), (3095, (3, 9))):
+        spec = preset("mounted", np.random.default_rng(seed), features=True)
+        scene, cells = _read(spec, seed)
+        assert scene.truth.cell(*square).kind == "empty"
+        assert cells[square].kind == "empty", (seed, square, cells[square].kind)
+        faces = [rc for rc in cells if scene.truth.cell(*rc).kind == "tile"]
+        lost = [rc for rc in faces if cells[rc].kind != "tile"]
+        assert lost == [], (seed, lost)
