@@ -4,24 +4,18 @@ ink's colour on a face, a token where digits could be. Rendered scenes
 
 import numpy as np
 
-from companion.core.board import STANDARD
-from companion.core.tiles import get_tileset
-from companion.vision.cells import CELL_PX, MARGIN, colour_distance, read_board_cells, to_lab
+from companion.vision.cells import (
+    colour_distance,
+    to_lab,
+)
 from companion.vision.glare import glare_kinds, white_fit
-from companion.vision.grid import rectify
-from companion.vision.profile import Profile, TileSetColour
-from companion.vision.render import render
 from companion.vision.scene import Photo, SceneSpec, Square, preset
+
+from .rendered import read_rendered
 
 
 def _read(spec, seed):
-    scene = render(spec, seed)
-    names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty"})
-    profile = Profile(tileset=spec.tileset, sets=tuple(TileSetColour(n, spec.looks[n].body) for n in names)).with_arrays(
-        set_backs=np.array([spec.looks[n].back for n in names], np.uint8).reshape(-1, 3))
-    top = rectify(scene.image, scene.location, CELL_PX, MARGIN)
-    reading = read_board_cells(top, CELL_PX, MARGIN, STANDARD, get_tileset(spec.tileset), profile=profile)
-    return scene, {(c.row, c.col): c for c in reading.cells}
+    return read_rendered(spec, seed, found_grid=False)
 
 
 def _words(set_name: str = "ivory") -> dict:

@@ -5,23 +5,13 @@ its print still there). Rendered scenes (companion.vision.render) with their exa
 import numpy as np
 
 from companion.core.board import STANDARD, Premium
-from companion.core.tiles import get_tileset
-from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
-from companion.vision.grid import locate_grid, rectify
-from companion.vision.profile import Profile, TileSetColour
-from companion.vision.render import render
 from companion.vision.scene import preset
+
+from .rendered import read_rendered
 
 
 def _read(spec, seed):
-    scene = render(spec, seed)
-    names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty"})
-    profile = Profile(tileset=spec.tileset, sets=tuple(TileSetColour(n, spec.looks[n].body) for n in names)).with_arrays(
-        set_backs=np.array([spec.looks[n].back for n in names], np.uint8).reshape(-1, 3))
-    # The grid as the reader finds it (the scene's exact grid would hide a pixel's misfit).
-    top = rectify(scene.image, locate_grid(scene.image, spec.grid, spec.grid), CELL_PX, MARGIN)
-    reading = read_board_cells(top, CELL_PX, MARGIN, STANDARD, get_tileset(spec.tileset), profile=profile)
-    return scene, {(c.row, c.col): c for c in reading.cells}
+    return read_rendered(spec, seed)
 
 
 def test_a_token_on_an_empty_square_is_no_letter():

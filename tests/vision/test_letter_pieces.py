@@ -7,16 +7,11 @@ exact truth."""
 import numpy as np
 import pytest
 
-from companion.core.board import STANDARD
-from companion.core.tiles import get_tileset
-from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.face import split_face
-from companion.vision.grid import locate_grid, rectify
 from companion.vision.letters import DIGITS, OTHER, glyph_features, load_model, softmax
-from companion.vision.profile import Profile, TileSetColour
-from companion.vision.render import render
 from companion.vision.scene import preset
 
+from .rendered import read_rendered
 from .test_letters import _clean_face, _decide
 
 _BODY, _HALF_INK = 215, 139  # the drawn faces' body, and a level of 0.4 ink on it
@@ -77,14 +72,7 @@ def test_ten_blurred_into_one_piece_reads_as_two_digits():
 
 
 def _read(seed: int):
-    spec = preset("mounted", np.random.default_rng(seed), features=True)
-    scene = render(spec, seed)
-    names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty"})
-    profile = Profile(tileset=spec.tileset, sets=tuple(TileSetColour(n, spec.looks[n].body) for n in names)).with_arrays(
-        set_backs=np.array([spec.looks[n].back for n in names], np.uint8).reshape(-1, 3))
-    top = rectify(scene.image, locate_grid(scene.image, spec.grid, spec.grid), CELL_PX, MARGIN)
-    reading = read_board_cells(top, CELL_PX, MARGIN, STANDARD, get_tileset(spec.tileset), profile=profile)
-    return scene, {(c.row, c.col): c for c in reading.cells}
+    return read_rendered(preset("mounted", np.random.default_rng(seed), features=True), seed)
 
 
 @pytest.mark.parametrize(
