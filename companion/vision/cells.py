@@ -1142,6 +1142,12 @@ def _class_spreads(ev: Evidence, empty_like: np.ndarray, s_e: float) -> np.ndarr
     return spread
 
 
+def _board_white(ev: Evidence) -> np.ndarray:
+    """(R, C, 3) white as this board's exposure and light show it on each square, under the
+    board's light (the half board is clipped at 255)."""
+    return np.minimum(255.0, 255.0 * ev.extra["exposure"]) / np.maximum(ev.light, 1e-3)
+
+
 def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     """Each square's kind: the likeliest of :func:`kind_scores`, except on squares no kind
     explains, which are looked at again as under a lamp's glare (:mod:`companion.vision.glare`),
@@ -1149,8 +1155,7 @@ def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     from companion.vision.glare import glare_kinds
 
     s_e, s_t = ev.extra["spreads"]
-    # White as this board's exposure and light show it (the half board is clipped at 255).
-    white = np.minimum(255.0, 255.0 * ev.extra["exposure"]) / np.maximum(ev.light, 1e-3)
+    white = _board_white(ev)
     candidates: list[tuple[int, np.ndarray, float, float]] = []
     if ev.empty_known.any():
         candidates.append((0, np.where(ev.empty_known[..., None], ev.empty_look, np.nan), s_e, 0.0))
@@ -1231,17 +1236,16 @@ def _glare_explained(ev: Evidence, geo: Geometry, scores: np.ndarray) -> None:
     spread. A lamp's spot is smooth and spreads beyond one square: an empty neighbour shows
     some white too (at least a tenth: a spot's flank; a sharp one falls off within a square). A
     blank where no glare lies about keeps its colour's word."""
-    from companion.vision.glare import MAX_WHITE
+    from companion.vision.glare import white_fraction
 
     if not ev.empty_known.any():
         return
     s_e, _ = ev.extra["spreads"]
     seen = ev.stats.median / ev.light
-    white = np.minimum(255.0, 255.0 * ev.extra["exposure"]) / np.maximum(ev.light, 1e-3)
     look = np.where(ev.empty_known[..., None], ev.empty_look, 0.0)
+    white = _board_white(ev)
     span = white - look
-    frac = np.sum((seen - look) * span, -1) / np.maximum(np.sum(span * span, -1), 1e-3)
-    frac = np.where(ev.empty_known, np.clip(frac, 0.0, MAX_WHITE), 0.0)
+    frac = np.where(ev.empty_known, white_fraction(seen, look, white), 0.0)
     R, C = frac.shape
     # The white fraction shown by each square's empty neighbours (eight around), at best.
     empty_now = scores[..., :3].argmax(-1) == 0

@@ -24,14 +24,19 @@ MAX_WHITE = 0.9  # the largest fraction of white a spot mixes in that is still r
 GOOD_FIT = 2.0  # spreads within which glare over the empty look must explain what is seen
 
 
-def white_fit(seen: np.ndarray, colour: np.ndarray, white: np.ndarray) -> np.ndarray:
-    """``colour`` (..., 3) mixed towards ``white`` (..., 3) by the fraction (one for all three
-    channels, 0 .. MAX_WHITE) that brings it nearest ``seen`` (..., 3), least squares: the
-    colour glare over ``colour`` would show."""
+def white_fraction(seen: np.ndarray, colour: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """(...) the fraction of white (one for all three channels, 0 .. MAX_WHITE) that, mixed
+    into ``colour`` (..., 3) towards ``white`` (..., 3), brings it nearest ``seen`` (..., 3),
+    least squares."""
     span = white - colour
     a = np.sum((seen - colour) * span, axis=-1) / np.maximum(np.sum(span * span, axis=-1), 1e-3)
-    a = np.clip(a, 0.0, MAX_WHITE)[..., None]
-    return colour + a * span
+    return np.clip(a, 0.0, MAX_WHITE)
+
+
+def white_fit(seen: np.ndarray, colour: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """The colour glare over ``colour`` would show nearest ``seen``: ``colour`` mixed towards
+    ``white`` by :func:`white_fraction`."""
+    return colour + white_fraction(seen, colour, white)[..., None] * (white - colour)
 
 
 def glare_kinds(
