@@ -144,6 +144,14 @@ def _off_centre_hole(labels: np.ndarray, stat: list[int], i: int) -> bool:
     return off > 0.15
 
 
+def _in_corner(fx: float, fy: float) -> bool:
+    """Whether a mark whose middle lies (fx, fy) face sizes off the letter's middle lies in a
+    corner of the face, where the value is printed (one axis a little less: the first of two
+    digits, "10", sits further in)."""
+    fx, fy = abs(fx), abs(fy)
+    return max(fx, fy) > 0.2 and min(fx, fy) > 0.14
+
+
 def _on_a_line(stats: list[list[int]], i: int, face_px: float) -> bool:
     """Whether the component ``i`` is a thin dash lined up with others along its length into
     a line longer than any value digit (a third of the face): a piece of a line broken by the
@@ -260,7 +268,7 @@ def split_face(
         ux, uy = max(x1, x + bw) - min(x0, x), max(y1, y + bh) - min(y0, y)  # the two together
         central = (
             x >= cx0 - inner and x + bw <= cx0 + inner and y >= cy0 - inner and y + bh <= cy0 + inner
-            and not (max(fx, fy) > 0.2 and min(fx, fy) > 0.14)
+            and not _in_corner(fx, fy)
             and max(ux, uy) <= _LETTER_MAX * face_px
             # (a letter's shape, not a line of print's: words of small type join so too)
             and max(ux, uy) <= _LETTER_ASPECT * min(ux, uy)
@@ -285,7 +293,7 @@ def split_face(
         )
         small = max(bw, bh) < 0.45 * size
         fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-        cornerish = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14 and not (x0 <= cx <= x1 and y0 <= cy <= y1)
+        cornerish = _in_corner(fx, fy) and not (x0 <= cx <= x1 and y0 <= cy <= y1)
         if (inside_x and inside_y) or (
             near and small and not cornerish and max(bw, bh) <= 3 * min(bw, bh) and min(bw, bh) >= 2
             and _on_body(ink, labels, stats[i], i)
@@ -337,8 +345,7 @@ def split_face(
             # Value digits sit in a corner of the face, their middle off the letter's own box on
             # at least one axis (they may tuck under a wide letter's corner).
             fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-            # (one axis a little less: the first of two digits, "10", sits further in)
-            in_corner = max(abs(fx), abs(fy)) > 0.2 and min(abs(fx), abs(fy)) > 0.14
+            in_corner = _in_corner(fx, fy)
             off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
             if small and in_corner and off_box and not _on_a_line(dstats, i, face_px):
                 digits.append(i)
