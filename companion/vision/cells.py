@@ -1858,13 +1858,14 @@ def find_tokens(
     token = np.zeros((R, C), bool)
     sure = np.zeros((R, C), np.float32)
     # Empty squares against their class's typical picture: what nothing explains (a hand).
-    grid = seen[o : o + R * p, o : o + C * p]
-    blocks = np.ascontiguousarray(grid.reshape(R, p, C, p, 3).transpose(0, 2, 1, 3, 4))
-    expect = np.empty_like(blocks)
+    grid = seen[o : o + R * p, o : o + C * p].reshape(R, p, C, p, 3)
     # Its 8-bit Lab, as to_lab would give it for the whole picture: each class's picture
-    # converted once, not once per square.
-    lab_of_class = {}
-    tolerance = np.zeros(blocks.shape[:4], np.float32)
+    # converted once, not once per square. What is allowed and expected is laid out as the
+    # picture is (rows of pixels; a square's block is a transposed view of it): operations on
+    # the blocks' own layout are strided, several times slower.
+    expect_lab = np.empty((R, p, C, p, 3), np.float32)
+    tolerance = np.zeros((R, p, C, p), np.float32)
+    expect_blocks, tolerance_blocks = expect_lab.transpose(0, 2, 1, 3, 4), tolerance.transpose(0, 2, 1, 3)
     classes = premium_classes(layout)
     empty = kind_idx == 0
     blocks_lab = seen_lab[o : o + R * p, o : o + C * p].reshape(R, p, C, p, 3).transpose(0, 2, 1, 3, 4)
@@ -1884,27 +1885,19 @@ def find_tokens(
             sample = np.flatnonzero(pool.ravel())
             sample = sample[np.linspace(0, len(sample) - 1, min(12, len(sample))).round().astype(int)]
             rows, cols = np.unravel_index(sample, pool.shape)
-            picked = blocks[rows, cols]
-            expect[mine] = _median0(picked) if len(picked) >= 3 else picked.mean(axis=0)
-            lab_of_class[k] = _lab_bytes(expect[mine][0].astype(np.float32))
+            picked = grid[rows, :, cols]  # (n, p, p, 3): the sampled squares' blocks
+            expect = (_median0(picked) if len(picked) >= 3 else picked.mean(axis=0)).astype(seen.dtype)
+            expect_blocks[mine] = _lab_bytes(expect.astype(np.float32))
             if len(picked) >= 3:
                 pictured |= mine
                 # Robustly: a hand over a few of them must not widen what is allowed.
-                spread = colour_distance(blocks_lab[rows, cols], to_lab(expect[mine][0]))
-                tolerance[mine] = 2.5 * _median0(spread)
+                spread = colour_distance(blocks_lab[rows, cols], to_lab(expect))
+                tolerance_blocks[mine] = 2.5 * _median0(spread)
         else:
-            expect[mine] = ev.empty_look[mine][:, None, None, :]
-            lab_of_class[k] = _lab_bytes(expect[mine][:, :1, :1].astype(np.float32))
-    # The distances in the picture's own layout (rows of pixels): the blocks' transposed
-    # layout makes every operation on them strided, several times slower.
-    def as_picture(x: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(x.swapaxes(1, 2)).reshape(R * p, C * p, *x.shape[4:])
-
-    expect_lab = np.empty(blocks.shape, np.float32)
-    for k, lab in lab_of_class.items():
-        expect_lab[classes == k] = lab
+            expect = ev.empty_look[mine][:, None, None, :].astype(seen.dtype)
+            expect_blocks[mine] = _lab_bytes(expect.astype(np.float32))
     empty_px = np.repeat(np.repeat(empty, p, axis=0), p, axis=1)
-    d = colour_distance(seen_lab[o : o + R * p, o : o + C * p], as_picture(expect_lab)) - as_picture(tolerance)
+    d = colour_distance(seen_lab[o : o + R * p, o : o + C * p], expect_lab.reshape(R * p, C * p, 3)) - tolerance.reshape(R * p, C * p)
     d[~empty_px] = 0.0
     foreign = (d > _FOREIGN).astype(np.uint8) * 255
     # Faces overhang their neighbours' squares (with their edges and the shadows they cast):
