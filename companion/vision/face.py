@@ -29,6 +29,9 @@ _LETTER_MAX = 0.7
 _LETTER_ASPECT = 1.6  # a letter's box is at most this much longer than wide (W, M: 1.4)
 _LINE_LONGER = 0.3  # dashes lined up over more than this share of a face are a line, not digits
 _RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
+# (Built once: split_face runs some ninety times a photo, on crops a square wide.)
+_SQUARE3 = np.ones((3, 3), np.uint8)
+_SQUARE5 = np.ones((5, 5), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -94,8 +97,11 @@ def inkness(grey: np.ndarray, polarity: int | None = None) -> tuple[np.ndarray, 
     contrast = max(span, 0.0) / 255.0
     if span < 1.0:
         return np.zeros_like(g), polarity, 0.0
-    m = (body - g) * polarity / span
-    # (np.clip's own overhead is most of its cost on a crop this small)
+    # (In place, in the same order as (body - g) * polarity / span; np.clip's own overhead
+    # is most of its cost on a crop this small.)
+    m = np.subtract(body, g, out=g)
+    m *= polarity
+    m /= span
     return np.minimum(np.maximum(m, 0.0, out=m), 1.0, out=m), polarity, contrast
 
 
@@ -107,7 +113,7 @@ def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bo
     h, w = ink.shape
     x0, y0, x1, y1 = max(0, x - 3), max(0, y - 3), min(w, x + bw + 3), min(h, y + bh + 3)
     mine = labels[y0:y1, x0:x1] == i
-    ring = cv2.dilate(mine.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool) & ~mine
+    ring = cv2.dilate(mine.view(np.uint8), _SQUARE5).view(bool) & ~mine
     around = ink[y0:y1, x0:x1][ring]
     return around.size == 0 or float(np.median(around)) < _BODY_AROUND
 
@@ -123,7 +129,7 @@ def _long_lines(faint: np.ndarray, face_px: float) -> np.ndarray | None:
     lines |= cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8), **border)
     if not lines.any():
         return None
-    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    return cv2.dilate(lines, _SQUARE3)
 
 
 def _off_centre_hole(labels: np.ndarray, stat: list[int], i: int) -> bool:
@@ -308,17 +314,16 @@ def split_face(
     ly0 = min(stats[i][1] for i in letter)
     lx1 = max(stats[i][0] + stats[i][2] for i in letter)
     ly1 = max(stats[i][1] + stats[i][3] for i in letter)
-    lut = np.zeros(n, bool)
-    lut[letter] = True
-    mask = lut[labels[ly0:ly1, lx0:lx1]]
+    lut = np.zeros(n, np.uint8)  # 1 for the letter's components (bytes: what dilate takes)
+    lut[letter] = 1
     # Keep the anti-aliased rim of the letter's own components, nothing of other ink.
-    mask = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    mask = cv2.dilate(lut[labels[ly0:ly1, lx0:lx1]], _SQUARE3)
     glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
     lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
 
     # The value digits are small and thin: blur leaves their strokes paler than the letter's,
     # so they are looked for at a lower level of ink, away from the letter.
-    letter_px = cv2.dilate(lut[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
+    letter_px = cv2.dilate(lut[labels], _SQUARE5)
     faint = ((ink > _DIGIT_INK) & (letter_px == 0)).astype(np.uint8)
 
     def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
@@ -457,8 +462,7 @@ def split_face(
             out = []
             for i in g:
                 x, y, bw, bh, _ = dstats[i]
-                m = dlabels[y : y + bh, x : x + bw] == i
-                m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+                m = cv2.dilate((dlabels[y : y + bh, x : x + bw] == i).view(np.uint8), _SQUARE3)
                 out.append(
                     (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
                 )
