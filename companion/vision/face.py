@@ -105,6 +105,14 @@ def inkness(grey: np.ndarray, polarity: int | None = None) -> tuple[np.ndarray, 
     return np.minimum(np.maximum(m, 0.0, out=m), 1.0, out=m), polarity, contrast
 
 
+def _components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """8-connected components of a 0/1 crop with their stats and centroids, as
+    cv2.connectedComponentsWithStats gives them. Grana's block-based labelling numbers them
+    as OpenCV's default (Spaghetti) does, in about half its time on a face crop (most of the
+    call's cost there is its set-up)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
+
+
 def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bool:
     """Whether the component ``i`` is printed on the face: the pixels just around it are
     body (a diacritic's dots), not the gap between tiles or the board seen past the face's
@@ -219,7 +227,7 @@ def split_face(
     if contrast < min_contrast:
         return FaceInk(None, contrast=contrast, polarity=pol)
     binary = (ink > 0.5).astype(np.uint8)
-    n, labels, stats_arr, cents_arr = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats_arr, cents_arr = _components(binary)
     # Plain lists: indexing numpy rows one scalar at a time costs more than the whole analysis.
     stats, cents = stats_arr.tolist(), cents_arr.tolist()
     face_px = face_frac * min(h, w)
@@ -327,7 +335,7 @@ def split_face(
     faint = ((ink > _DIGIT_INK) & (letter_px == 0)).astype(np.uint8)
 
     def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
-        dn, dlabels, dstats_arr, dcents_arr = cv2.connectedComponentsWithStats(faint, connectivity=8)
+        dn, dlabels, dstats_arr, dcents_arr = _components(faint)
         dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
         digits = []
         for i in range(1, dn):
