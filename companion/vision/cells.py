@@ -10,7 +10,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    for looking like a letter in some turn. The bodies around them give the tile sets' colours
    (tiles look alike on every square), unless the colour is the board's own print (most
    squares of it carry no letter); a mark well under the board's letters' size (a token's
-   disc) is no letter. Their places give where the faces lie.
+   disc) is no letter. A mark its premium class's other squares show in the same place is
+   that class's print, unless the square hides the print a face would hide. Their places
+   give where the faces lie.
 2. **Empty looks and light.** Without a profile, squares of one premium class look alike:
    each class's look is what its squares without a letter show. With a profile made from
    the empty board (:func:`learn_empty`), each square's own look is known, carried into this
@@ -26,7 +28,7 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    glare on an empty neighbour too, is no longer held a face by its colour.
    Where colour leaves a face without ink and an empty square close, a tile's own outline
    (:mod:`companion.vision.outline`: the rounded corners of a face-sized box, against this
-   photo's lettered faces and its class's empty squares) weighs in.
+   photo's lettered faces and its class's empty squares, inner or on the edge) weighs in.
 4. **Faces.** Each face is found around its letter (or, without one, around its square moved
    as the faces nearby are) as the box of body colour with a gap around it; a square's pitch
    around it is cut out and its ink split into the letter (with its diacritics) and the value
@@ -326,7 +328,7 @@ def _fine_letter(fine: np.ndarray, x: int, y: int, w: int, h: int, polarity: int
     if bh < 1.4 * h or bh > 2.6 * h:
         return None
     mask = (labels[by : by + bh, bx : bx + bw] == i).astype(np.float32)
-    if area / float(bw * bh) > 0.72:
+    if area / float(bw * bh) > 0.72 and _convex(mask):
         # As full as a disc (a token, a plain patch): a letter only if it has a hole (a bold
         # B or D fills its box as a disc does, but a disc has no counter).
         gaps = cv2.copyMakeBorder((mask == 0).astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
@@ -335,6 +337,24 @@ def _fine_letter(fine: np.ndarray, x: int, y: int, w: int, h: int, polarity: int
         if not (gst[1:, 4] >= max(3, 0.01 * bw * bh)).sum() >= 2:
             return None
     return cv2.GaussianBlur(fit_square(mask), (0, 0), 0.6)
+
+
+_CONVEX = 0.9  # share of its convex hull a blob fills at least to be as convex as a disc or patch
+
+
+def _convex(mask: np.ndarray) -> bool:
+    """Whether a blob (a mask of one component) is as convex as a disc or a plain patch: it
+    fills at least ``_CONVEX`` of its convex hull. A bold letter that fills its box as a disc
+    does still cuts notches into its outline where its strokes part (an E or M seen on its side,
+    whose gaps open to the outside and make no counter); a token or a patch has none."""
+    m = mask.astype(np.uint8)
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return True
+    # The hull counted in pixels as the blob is (a polygon through pixel centres leaves out
+    # half its rim: small blobs would all look convex).
+    hull = cv2.fillConvexPoly(np.zeros_like(m), cv2.convexHull(np.concatenate(cnts)), 1)
+    return float(m.sum()) >= _CONVEX * float(hull.sum())
 
 
 def letterlike(glyphs: Glyphs, letters: list[str]) -> np.ndarray:
@@ -532,6 +552,50 @@ def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, toleranc
         lo, hi = cv2.erode(ref, k3), cv2.dilate(ref, k3)
         v = rel[mine]
         out[mine] = np.maximum(v - hi, lo - v) > tolerance
+    return out
+
+
+_HIDDEN_LEVEL = 0.1  # fine detail (RMS of relative lightness) a class's picture needs to count as print
+_INSIDE = 0.15  # fraction of a square from each side left out of its print's picture
+_HIDDEN = 0.5  # correlation with its class's print below which a square hides it
+_PRINT_REFS = 24  # squares of a class its typical picture is taken from
+
+
+def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.ndarray) -> np.ndarray:
+    """(R, C) for squares of ``ask`` whose class has print (a premium's words), how much their
+    picture (relative lightness, as :func:`unlike_class` takes it) correlates with the class's
+    typical one; NaN elsewhere. A face hides the print under it; an empty square shows it,
+    however a light or glare lies on it."""
+    out = np.full(classes.shape, np.nan, np.float32)
+    blocks = geo.blocks(small, 0.0, 1.0)
+    n = blocks.shape[2]
+    # The square's inside only: the grid's lines and a neighbour's shadow lie at its sides
+    # (a plain square's 'print' would be its lines), a premium's words within; at the best of
+    # a pixel's shifts each way (a lens's distortion moves the print near the board's corners).
+    e, s = int(round(_INSIDE * n)), _PRINT_SHIFT // 2
+
+    def relative(at: np.ndarray) -> np.ndarray:
+        pics = luminance(blocks[at[:, 0], at[:, 1]])
+        middle = pics[:, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(len(pics), -1)
+        return pics / np.maximum(_median_last(middle), 1.0)[:, None, None]
+
+    for k in np.unique(classes[ask]):
+        mine = np.argwhere(classes == k)
+        if len(mine) < 4:
+            continue
+        # The class's typical picture from squares spread evenly over it (enough for a median).
+        refs = mine[np.linspace(0, len(mine) - 1, min(len(mine), _PRINT_REFS)).round().astype(int)]
+        ref = _median0(relative(refs)[:, e : n - e, e : n - e]).astype(np.float32)
+        a = (ref - ref.mean()).ravel()
+        if float(np.sqrt(np.mean(a * a))) < _HIDDEN_LEVEL:
+            continue  # a plain colour: nothing to show or hide
+        asked = np.argwhere(ask & (classes == k))
+        for (r, c), v in zip(asked, relative(asked)):
+            views = np.stack([v[e + dy : n - e + dy, e + dx : n - e + dx].ravel()
+                              for dy in range(-s, s + 1) for dx in range(-s, s + 1)])
+            views -= views.mean(1, keepdims=True)
+            corr = (views @ a) / (np.sqrt((views * views).sum(1)) * np.sqrt(a @ a) + 1e-9)
+            out[r, c] = float(corr.max())
     return out
 
 
@@ -826,7 +890,12 @@ def gather_evidence(
     # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
     gi = np.maximum(at, 0)
     bar = np.maximum(glyphs.w[gi], glyphs.h[gi]) >= 3.0 * np.minimum(glyphs.w[gi], glyphs.h[gi])
-    at = np.where(np.isnan(novelty) | (novelty >= np.where(bar, _NOVEL_BAR, _NOVEL)), at, -1)
+    old = (at >= 0) & ~np.isnan(novelty) & (novelty < np.where(bar, _NOVEL_BAR, _NOVEL))
+    if old.any():
+        # ... unless the class has print and the square hides it: something lies over it, and
+        # the glyph is no print, however much of the letter lies where the print's strokes lie
+        # (a face's white letter on a pale blue double letter's white words).
+        at = np.where(old & ~(print_shown(small, small_geo, classes, old) < _HIDDEN), -1, at)
     letters = letters or sorted({ch for ch in load_model().classes if ch.isalpha()})
     # Grey at the board's standard exposure (as the half-resolution board): a face's
     # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
@@ -1100,10 +1169,12 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     out = np.full((R, C, 4), -np.inf, np.float32)
     fit_e = -0.5 * np.minimum(z_e, 50.0) ** 2
     # A borrowed look (a class too small to know its own) is a hint: its misfit costs no more
-    # than an unsure fit, and the other kinds decide (a back's colour, a tile's letter).
+    # than an unsure fit, and the other kinds decide (a back's colour, a tile's letter). A
+    # letter on a tile's body is that other evidence: the hint does not soften what the look
+    # says against it (a face on the centre, lit apart from its set, would lose to the hint).
     borrowed = ev.extra.get("borrowed")
     if borrowed is not None:
-        fit_e = np.where(borrowed, np.maximum(fit_e, _UNSURE), fit_e)
+        fit_e = np.where(borrowed & ~ev.glyph_ok, np.maximum(fit_e, _UNSURE), fit_e)
     out[..., 0] = fit_e - np.where(ev.glyph_ok, 8.0, 0.0)
     # Face up: a glyph on a tile body; without a glyph a blank, which is rarer than a letter.
     out[..., 1] = -0.5 * np.minimum(z_t, 50.0) ** 2 - np.where(ev.glyph_ok, 0.0, 2.0)
@@ -1297,8 +1368,9 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     without a letter where colour leaves a face and empty close (a pale face on a square of
     nearly its colour; glare washing a square towards a pale face). The
     references are this photo's own: faces known by their letters, and squares of the same
-    print known empty. Squares on the board's edge are left alone: the board's border runs
-    beside them, unlike the grid lines their class's other squares show."""
+    print known empty. A square on the board's edge has the board's border beside it, unlike
+    the grid lines inner squares show: it is compared with empty squares of its print on the
+    edge (the outline's features are alike on each side: its corners' mean and second weakest)."""
     from companion.vision.outline import edge_maps, outline_features, outline_llr
 
     R, C = ev.d_empty.shape
@@ -1308,7 +1380,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     # Face up against empty only: a back's ribs and its colour's own contrast are unlike the
     # lettered faces the outline is measured against (and a back is told from a face by colour).
     held = scores[..., 1]
-    ask = (inner & (ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
+    ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
            & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
     borrowed = ev.extra.get("borrowed")
     if borrowed is not None:
@@ -1319,9 +1391,11 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     probs = _softmax(scores)
     classes = ev.extra.get("classes")
     classes = np.zeros((R, C), np.int32) if classes is None else classes
-    empty_ref = inner & (ev.glyph_at < 0) & (probs[..., 0] > 0.9) & ~ask
+    # Empty squares are compared by print and by place: inner, or on the edge.
+    classes = 2 * classes + ~inner
+    empty_ref = (ev.glyph_at < 0) & (probs[..., 0] > 0.9) & ~ask
     tile_ref = inner & ev.glyph_ok & (probs[..., 1] > 0.8)
-    if tile_ref.sum() < _LEAST_REFS or empty_ref.sum() < _LEAST_REFS:
+    if tile_ref.sum() < _LEAST_REFS or (empty_ref & inner).sum() < _LEAST_REFS:
         return out
 
     def spread(mask: np.ndarray) -> np.ndarray:
