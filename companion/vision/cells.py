@@ -964,11 +964,14 @@ def gather_evidence(
                 body[candidate], pol[candidate], lettered_members, kept_members, tiles, profile)
     backs: list[np.ndarray] = []
     match: dict[int, int] = {}
+    ink_guessed: set[int] = set()
     if profile is not None and profile.sets:
         # The profile names the sets: each colour found takes the name of a set. The
         # profile's colours were taken under another light (a tinted light moves every
         # colour alike), so sets are matched by how the found colours differ from each
-        # other first, by absolute colour second; a set not seen here keeps its colour.
+        # other first, by absolute colour second (or, with fewer colours than sets, by the
+        # one light that carries them all: _sets_by_light); a set not seen here keeps its
+        # colour, carried by that light when it was fitted.
         want = [to_lab(rgb_to_bgr(s_.rgb)) for s_ in profile.sets]
         got = [to_lab(t) for t in tiles]
         match = _match_sets(got, want) if light_match is None else light_match
@@ -979,6 +982,10 @@ def gather_evidence(
             named.append(tiles[i] if i is not None else carried[j] if carried else rgb_to_bgr(s_.rgb))
             named_pol.append(polarity[i] if i is not None else carried_pol[j] if carried_pol and carried_pol[j] is not None
                              else (1 if luminance(rgb_to_bgr(s_.rgb)) >= 100 else -1))
+        # A set none of whose faces were seen has its ink guessed from its colour: its faces
+        # tell their own ink when read (a blue set may print white letters or black ones).
+        ink_guessed = {j for j in range(len(profile.sets))
+                       if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)}
         tiles, polarity = named, named_pol
         if "set_backs" in profile.arrays:
             # A set whose backs were never calibrated has a row of NaN: it matches nothing.
@@ -1130,7 +1137,7 @@ def gather_evidence(
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
                "exposure": small_exposure, "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike,
-               "borrowed": borrowed, "classes": classes},
+               "borrowed": borrowed, "classes": classes, "ink_guessed": ink_guessed},
     )
 
 
@@ -2410,8 +2417,8 @@ def _read_inks(
     def cut(rc: tuple[int, int], centre: np.ndarray) -> FaceInk:
         j = int(ev.tile_set[rc])
         pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
-        if ev.d_tile[rc] > _TILE_RADIUS:
-            pol = None  # a body unlike its set's (a lamp's glare, a tint): the face tells its ink
+        if ev.d_tile[rc] > _TILE_RADIUS or j in ev.extra.get("ink_guessed", ()):
+            pol = None  # a body unlike its set's (a lamp's glare, a tint), or a set's ink not seen: the face tells its ink
         return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
 
     # Where each letter lies at full resolution: known already where its glyph was read (a
