@@ -88,6 +88,7 @@ from companion.vision.letters import (
 )
 from companion.vision.profile import Profile
 from companion.vision.reading import BLANK_TURN, CellReading
+from companion.vision.sets import carry, fit_light, hue_apart, name_found
 
 CELL_PX = 48  # pixels per square of the rectified board: letters ~25 px high, digits ~9
 MARGIN = 0.5  # squares kept around the grid: tiles on the edge overhang it
@@ -809,13 +810,62 @@ def _split_by_sets(
         return None
     colours = [np.median(bodies[assign == j], axis=0) for j in groups]
     # Sets that differ as the profile's do: each pair of groups at least half as far apart as
-    # their sets (noise split along a set's own spread stays one colour).
+    # their sets (noise split along a set's own spread stays one colour), and as far in hue
+    # alone (a shadow over some faces of one set parts them by lightness only).
     for a in range(len(groups)):
         for b in range(a + 1, len(groups)):
-            seen = float(colour_distance(to_lab(colours[a]), to_lab(colours[b])))
-            if seen < 0.5 * float(colour_distance(to_lab(want[groups[a]]), to_lab(want[groups[b]]))):
+            la, lb = to_lab(colours[a]), to_lab(colours[b])
+            wa, wb = to_lab(want[groups[a]]), to_lab(want[groups[b]])
+            if float(colour_distance(la, lb)) < 0.5 * float(colour_distance(wa, wb)):
+                return None
+            if hue_apart(la, lb) < 0.5 * hue_apart(wa, wb):
                 return None
     return colours, [int(np.sign(np.median(pols[assign == j])) or 1) for j in groups]
+
+
+def _one_set_in_two_lights(
+    bodies: np.ndarray, tiles: list[np.ndarray], polarity: list[int], members: list[np.ndarray],
+    sets: list[np.ndarray],
+) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+    """The colours found (``tiles``, BGR, with their ink ``polarity`` and ``members``, masks
+    over the lettered ``bodies``) with those that differ from another of the same ink by
+    lightness only merged: apart in hue (:func:`companion.vision.sets.hue_apart`) by less than
+    half what the closest two of the profile's ``sets`` are, they are one set in two lights."""
+    want = [to_lab(w) for w in sets]
+    least = min(hue_apart(want[a], want[b]) for a in range(len(want)) for b in range(a + 1, len(want)))
+    tiles, polarity, members = list(tiles), list(polarity), list(members)
+    i = 0
+    while i < len(tiles):
+        j = i + 1
+        while j < len(tiles):
+            if polarity[i] == polarity[j] and hue_apart(to_lab(tiles[i]), to_lab(tiles[j])) < 0.5 * least:
+                members[i] = members[i] | members.pop(j)
+                tiles.pop(j)
+                polarity.pop(j)
+                tiles[i] = np.median(bodies[members[i]], axis=0)
+            else:
+                j += 1
+        i += 1
+    return tiles, polarity, members
+
+
+def _sets_by_light(
+    bodies: np.ndarray, pols: np.ndarray, lettered: list[np.ndarray], kept: list[np.ndarray],
+    tiles: list[np.ndarray], profile: Profile,
+) -> tuple[dict[int, int], list[np.ndarray], list[int | None]]:
+    """Fewer colours found than the profile has sets, and no split of them: which set each
+    colour found is, by the one light that carries the profile's colours onto every lettered
+    face here (:mod:`companion.vision.sets`), every set's colour under that light, and the
+    ink of each set's faces there (None: no face of it). ``bodies``, ``pols``: the lettered
+    faces' bodies and ink polarities; ``lettered``: each colour group's mask over them (a
+    group too small to be kept is still faces); ``kept``: the masks of ``tiles``."""
+    want = [rgb_to_bgr(s_.rgb) for s_ in profile.sets]
+    faces_ = np.any(lettered, axis=0)
+    gain, assign, _ = fit_light(bodies[faces_], tiles, want)
+    match = name_found(tiles, [m[faces_] for m in kept], assign, len(want))
+    inks = [int(np.sign(np.median(pols[faces_][assign == j])) or 1) if (assign == j).any() else None
+            for j in range(len(want))]
+    return match, [carry(w, gain) for w in want], inks
 
 
 def _ratio(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
@@ -936,6 +986,7 @@ def gather_evidence(
         like_c = faces.letterness[candidate]
         largest = 0
         kept_members: list[np.ndarray] = []
+        lettered_members: list[np.ndarray] = []
         for centre, members in modes:
             m_pol = int(np.sign(np.median(pol[candidate][members])) or 1)
             # Squares of this colour without a letter: a few blanks and backs, or, when
@@ -948,13 +999,26 @@ def gather_evidence(
             # shadow), however letter-like: tiles of a set lie on any square.
             one_premium = len(set(classes[candidate][members].tolist()) | set(classes[bare].tolist())) == 1
             if print_like and (one_premium or not strong):
+                # (Faces to the light all the same when their letters are clear: blue tiles
+                # on a board printed the same blue, too few to stand out from its print.)
+                if not one_premium and float(np.median(like_c[members])) >= 0.75:
+                    lettered_members.append(members)
                 continue
+            lettered_members.append(members)  # faces, whether or not their colour is one
             if largest and members.sum() < max(2, 0.1 * largest):
                 continue
             largest = max(largest, int(members.sum()))
             tiles.append(np.median(body[candidate][members], axis=0))
             polarity.append(m_pol)
             kept_members.append(members)
+    if profile is not None and len(profile.sets) >= 2 and len(tiles) >= 2:
+        # Two colours no further apart in hue than the profile's sets are one set in two
+        # lights (a shadow over some of its faces), not two sets.
+        tiles, polarity, kept_members = _one_set_in_two_lights(
+            body[candidate], tiles, polarity, kept_members, [rgb_to_bgr(s_.rgb) for s_ in profile.sets])
+    light_match: dict[int, int] | None = None
+    carried: list[np.ndarray] = []
+    carried_pol: list[int | None] = []
     if profile is not None and len(profile.sets) > len(tiles) >= 1:
         # Fewer colours than the profile's sets: two sets a tinted or dim light brought
         # together may have fallen into one colour. The profile says how the sets' colours
@@ -964,22 +1028,33 @@ def gather_evidence(
                                [rgb_to_bgr(s_.rgb) for s_ in profile.sets])
         if split is not None:
             tiles, polarity = split
+        else:
+            light_match, carried, carried_pol = _sets_by_light(
+                body[candidate], pol[candidate], lettered_members, kept_members, tiles, profile)
     backs: list[np.ndarray] = []
     match: dict[int, int] = {}
+    ink_guessed: set[int] = set()
     if profile is not None and profile.sets:
         # The profile names the sets: each colour found takes the name of a set. The
         # profile's colours were taken under another light (a tinted light moves every
         # colour alike), so sets are matched by how the found colours differ from each
-        # other first, by absolute colour second; a set not seen here keeps its colour.
+        # other first, by absolute colour second (or, with fewer colours than sets, by the
+        # one light that carries them all: _sets_by_light); a set not seen here keeps its
+        # colour, carried by that light when it was fitted.
         want = [to_lab(rgb_to_bgr(s_.rgb)) for s_ in profile.sets]
         got = [to_lab(t) for t in tiles]
-        match = _match_sets(got, want)
+        match = _match_sets(got, want) if light_match is None else light_match
         named: list[np.ndarray] = []
         named_pol: list[int] = []
         for j, s_ in enumerate(profile.sets):
             i = match.get(j)
-            named.append(tiles[i] if i is not None else rgb_to_bgr(s_.rgb))
-            named_pol.append(polarity[i] if i is not None else (1 if luminance(rgb_to_bgr(s_.rgb)) >= 100 else -1))
+            named.append(tiles[i] if i is not None else carried[j] if carried else rgb_to_bgr(s_.rgb))
+            named_pol.append(polarity[i] if i is not None else carried_pol[j] if carried_pol and carried_pol[j] is not None
+                             else (1 if luminance(rgb_to_bgr(s_.rgb)) >= 100 else -1))
+        # A set none of whose faces were seen has its ink guessed from its colour: its faces
+        # tell their own ink when read (a blue set may print white letters or black ones).
+        ink_guessed = {j for j in range(len(profile.sets))
+                       if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)}
         tiles, polarity = named, named_pol
         if "set_backs" in profile.arrays:
             # A set whose backs were never calibrated has a row of NaN: it matches nothing.
@@ -1131,7 +1206,7 @@ def gather_evidence(
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
                "exposure": small_exposure, "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike,
-               "borrowed": borrowed, "classes": classes},
+               "borrowed": borrowed, "classes": classes, "ink_guessed": ink_guessed},
     )
 
 
@@ -2409,8 +2484,8 @@ def _read_inks(
     def cut(rc: tuple[int, int], centre: np.ndarray) -> FaceInk:
         j = int(ev.tile_set[rc])
         pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
-        if ev.d_tile[rc] > _TILE_RADIUS:
-            pol = None  # a body unlike its set's (a lamp's glare, a tint): the face tells its ink
+        if ev.d_tile[rc] > _TILE_RADIUS or j in ev.extra.get("ink_guessed", ()):
+            pol = None  # a body unlike its set's (a lamp's glare, a tint), or a set's ink not seen: the face tells its ink
         return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
 
     # Where each letter lies at full resolution: known already where its glyph was read (a
@@ -2557,6 +2632,7 @@ def read_board_cells(
         _turned_faces(inks, centres, ev.extra.get("turned_cuts", {}), reader, sorted(tileset.alphabet), dict(tileset.values))
     _sets_by_ink(ev, inks)
     _sets_under_glare(ev, inks)
+    _sets_by_faded_ink(ev, inks)
 
     letters = sorted(tileset.alphabet)
     values = dict(tileset.values)
@@ -2697,6 +2773,49 @@ def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> Non
         j0, best = int(ev.tile_set[rc]), int(np.argmin(d))
         if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
             ev.tile_set[rc] = best
+
+
+_FADED = 0.75  # of its set's usual ink contrast, below which a face's ink is washed out
+
+
+def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
+    """A lamp's glare mixes white into a face's ink as much as into its body: the letter's
+    contrast falls by the fraction of white mixed in. That fraction, measured on each face
+    against its set's usual contrast (the faces of the set seen without it, under the light
+    found), is taken back out of the body; a face whose ink is faded well under its set's
+    usual, and whose body so restored is much nearer another set's colour (that set's own
+    fraction taken out), is that set's. A washed-out wood face comes near ivory's colour, but
+    with ink as faint as the wash: an ivory face there would show its ink whole.
+    ``ev.tile_set`` corrected in place."""
+    from companion.vision.glare import unglare
+
+    n = len(ev.tile_colours)
+    if n < 2:
+        return
+    pols = ev.tile_polarity or [1] * n
+    lum = luminance(ev.light)
+    white = _board_white(ev)
+    lettered = [rc for rc, ink in inks.items() if ink.glyph is not None]
+    usual: dict[int, float] = {}
+    for j in range(n):
+        cs = [inks[rc].contrast / lum[rc] for rc in lettered if ev.tile_set[rc] == j and ev.d_tile[rc] <= _GLARE_OFF]
+        if len(cs) >= 3:
+            usual[j] = float(np.median(cs))
+    for rc in lettered:
+        ink, j0 = inks[rc], int(ev.tile_set[rc])
+        if j0 not in usual or ink.contrast / lum[rc] >= _FADED * usual[j0]:
+            continue
+        d = np.full(n, np.inf)
+        for j, colour in enumerate(ev.tile_colours):
+            if j not in usual or pols[j] != ink.polarity:
+                continue
+            f = float(np.clip(1.0 - ink.contrast / lum[rc] / usual[j], 0.0, 0.9))
+            restored = unglare(ev.stats.body(pols[j])[rc] / ev.light[rc], f, white[rc])
+            d[j] = float(colour_distance(to_lab(restored), to_lab(colour)))
+        best = int(np.argmin(d))
+        if best != j0 and d[best] < _TILE_RADIUS and d[best] < 0.5 * d[j0]:
+            ev.tile_set[rc] = best
+            ev.d_tile[rc] = min(float(ev.d_tile[rc]), float(d[best]))
 
 
 def _clip(v: float) -> float:

@@ -39,6 +39,13 @@ def white_fit(seen: np.ndarray, colour: np.ndarray, white: np.ndarray) -> np.nda
     return colour + white_fraction(seen, colour, white)[..., None] * (white - colour)
 
 
+def unglare(seen: np.ndarray, fraction: float | np.ndarray, white: np.ndarray) -> np.ndarray:
+    """The colour under the glare: ``seen`` (..., 3) with ``fraction`` of ``white`` (..., 3)
+    taken back out (the inverse of the screen blend :func:`white_fit` models)."""
+    f = np.asarray(fraction, np.float32)[..., None] if np.ndim(fraction) else np.float32(fraction)
+    return (seen - f * white) / np.maximum(1.0 - f, 1.0 - MAX_WHITE)
+
+
 def glare_kinds(
     scores: np.ndarray,
     seen: np.ndarray,
