@@ -868,6 +868,26 @@ def _sets_by_light(
     return match, [carry(w, gain) for w in want], inks
 
 
+def _unseen_set_ink(colours: list[np.ndarray], pols: list[int], unseen: list[int], bodies: np.ndarray,
+                    face_pols: np.ndarray) -> set[int]:
+    """The ink of sets no face was taken for (too few of their faces had a plain body around
+    the letter), ``pols`` in place: how the faces with a letter nearest such a set's colour
+    print it, when most of them agree. Its colour's lightness alone does not tell (white
+    letters on a mid blue, dark ones on a pink as light). The sets decided so."""
+    if not unseen or not len(bodies):
+        return set()
+    lab = to_lab(bodies)
+    d = np.stack([colour_distance(lab, to_lab(c)) for c in colours], axis=1)
+    nearest = d.argmin(1)
+    decided: set[int] = set()
+    for j in unseen:
+        votes = int(face_pols[nearest == j].sum())
+        if votes:
+            pols[j] = 1 if votes > 0 else -1
+            decided.add(j)
+    return decided
+
+
 def _ratio(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
     """How much brighter each channel is seen than its look, steadied for dark channels (a
     red square has almost no blue, whose ratio would be noise)."""
@@ -1051,10 +1071,12 @@ def gather_evidence(
             named.append(tiles[i] if i is not None else carried[j] if carried else rgb_to_bgr(s_.rgb))
             named_pol.append(polarity[i] if i is not None else carried_pol[j] if carried_pol and carried_pol[j] is not None
                              else (1 if luminance(rgb_to_bgr(s_.rgb)) >= 100 else -1))
-        # A set none of whose faces were seen has its ink guessed from its colour: its faces
-        # tell their own ink when read (a blue set may print white letters or black ones).
-        ink_guessed = {j for j in range(len(profile.sets))
-                       if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)}
+        # A set none of whose faces were seen takes its ink from the lettered faces nearest
+        # its colour; failing those it is guessed from its colour, and its faces tell their
+        # own ink when read (a blue set may print white letters or black ones).
+        unseen = [j for j in range(len(profile.sets))
+                  if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)]
+        ink_guessed = set(unseen) - _unseen_set_ink(named, named_pol, unseen, body[has], pol[has])
         tiles, polarity = named, named_pol
         if "set_backs" in profile.arrays:
             # A set whose backs were never calibrated has a row of NaN: it matches nothing.
@@ -2517,9 +2539,15 @@ def _read_inks(
             letter_at[rc] = origin + (x + w / 2.0, y + h / 2.0)
     # A letter box much longer than the letters' usual one took in something beside the
     # letter (a neighbour's edge, a shadow): its centre does not say where the face lies.
+    # Usual for its own set where the set shows enough faces: sets may be printed in
+    # fonts of different sizes (one set's letters a quarter taller than another's).
     spans = {rc: float(max(b.box[2], b.box[3])) for rc in letter_at if (b := inks.get(rc) or seen_ink(rc)) is not None and b.box}
     usual = float(np.median(list(spans.values()))) if len(spans) >= 5 else np.inf
-    letter_at = {rc: at for rc, at in letter_at.items() if spans.get(rc, 0.0) <= 1.25 * usual}
+    set_spans: dict[int, list[float]] = {}
+    for rc, span in spans.items():
+        set_spans.setdefault(int(ev.tile_set[rc]), []).append(span)
+    set_usual = {j: float(np.median(v)) if len(v) >= 5 else usual for j, v in set_spans.items()}
+    letter_at = {rc: at for rc, at in letter_at.items() if spans.get(rc, 0.0) <= 1.25 * set_usual.get(int(ev.tile_set[rc]), usual)}
     by_set: dict[int, list[np.ndarray]] = {}
     for rc, at in letter_at.items():
         by_set.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)

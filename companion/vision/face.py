@@ -60,6 +60,11 @@ class FaceInk:
     # neighbour's value): where it is, as ``corner``, and its pictures, as ``digits``.
     rival_corner: tuple[int, int] | None = None
     rival_digits: tuple[tuple[np.ndarray, float, float], ...] = ()
+    # Two pieces of ``digits`` one above the other (``pieces_along`` 1: their boxes overlap
+    # across x, not along y) or side by side (0): ``digits_whole`` is them as one picture,
+    # one digit broken by the threshold where the tile's line of text runs across them.
+    digits_whole: np.ndarray | None = None
+    pieces_along: int | None = None
 
 
 def fit_square(ink: np.ndarray, size: int = GLYPH_PX, pad: int = 1) -> np.ndarray:
@@ -439,6 +444,7 @@ def split_face(
             stray += sum(int(dstats[i][4]) for i in groups.pop(k))
     rival_corner = None
     rival_out: list[tuple[np.ndarray, float, float]] = []
+    whole, pieces_along = None, None
     if digits and groups:
         ranked = sorted(groups, key=weight, reverse=True)
         key = ranked[0]
@@ -477,6 +483,8 @@ def split_face(
             return at, out
 
         corner, digit_out = pictures(groups[key])
+        if len(groups[key]) == 2:
+            whole, pieces_along = _two_pieces(ink, dlabels, [dstats[i] for i in groups[key]], groups[key])
         if rival is not None:
             rival_corner, rival_out = pictures(groups[rival])
             if rival_corner == corner:
@@ -492,7 +500,35 @@ def split_face(
         stray / float(h * w),
         rival_corner=rival_corner,
         rival_digits=tuple(rival_out),
+        digits_whole=whole,
+        pieces_along=pieces_along,
     )
+
+
+def _two_pieces(ink: np.ndarray, labels: np.ndarray, stats: list[list[int]], ids: list[int]) -> tuple[np.ndarray | None, int | None]:
+    """Two pieces of ink in the value's corner as one picture, and the axis they lie along
+    (0: side by side along x, their boxes overlapping on y but not on x; 1: one above the
+    other), or (None, None) when they lie neither way (diagonally, or one inside the other).
+    Two digits of a value stand side by side along the tile's line of text; pieces lying
+    across it are one digit the threshold broke (a thin 3's joins)."""
+    (xa, ya, wa, ha, _), (xb, yb, wb, hb, _) = stats
+
+    def overlap(a0: int, a1: int, b0: int, b1: int) -> float:
+        return max(0, min(a1, b1) - max(a0, b0)) / max(1, min(a1 - a0, b1 - b0))
+
+    on_x = overlap(xa, xa + wa, xb, xb + wb)
+    on_y = overlap(ya, ya + ha, yb, yb + hb)
+    if on_x >= 0.5 and on_y <= 0.5:
+        along = 1
+    elif on_y >= 0.5 and on_x <= 0.5:
+        along = 0
+    else:
+        return None, None
+    x0, y0 = min(xa, xb), min(ya, yb)
+    x1, y1 = max(xa + wa, xb + wb), max(ya + ha, yb + hb)
+    m = np.isin(labels[y0:y1, x0:x1], ids)
+    m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return fit_square(ink[y0:y1, x0:x1] * m), along
 
 
 def _box_sums(integral: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:

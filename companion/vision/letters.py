@@ -304,14 +304,26 @@ class LetterReader:
                     vt[one, k] += np.where(agrees, np.log(0.5 + 0.5 * sure_k), np.log(1.0 - 0.97 * sure_k))
                     for i, t in zip(one, texts):
                         read_values[i][k] = str(t)
-            # Two or more: read them in order, left to right as they stand upright.
-            for i in np.flatnonzero(counts > 1):
+            # Two or more: read them in order, left to right as they stand upright; two
+            # pieces lying across the line of text at a turn are one digit there, read whole.
+            many = np.flatnonzero(counts > 1)
+            across = [(i, k) for i in many for k in range(4)
+                      if faces[i].digits_whole is not None and faces[i].pieces_along == 1 - k % 2]
+            whole: dict[tuple[int, int], tuple[str, float]] = {}
+            if across:
+                wfeat = glyph_features(np.stack([faces[i].digits_whole for i, _ in across]), turns=True)
+                wfeat = wfeat[np.arange(len(across)), [k for _, k in across]]
+                wp = softmax(self.model.logits(wfeat)[:, self.model.index(DIGITS)])
+                whole = {ik: (DIGITS[int(wp[m].argmax())], float(wp[m].max())) for m, ik in enumerate(across)}
+            for i in many:
                 face = faces[i]
                 rows = range(first[i], first[i] + counts[i])
                 for k in range(4):
                     order = sorted(rows, key=lambda m: _upright(*face.digits[owners[m][1]][1:], k)[0])
                     text = "".join(DIGITS[int(best[m, k])] for m in order)
                     certainty = float(np.prod([sure[m, k] for m in order]))
+                    if (i, k) in whole:
+                        text, certainty = whole[i, k]
                     read_values[i][k] = text
                     agrees = value_str == text
                     # A value read surely and disagreeing is strong evidence against a letter.
