@@ -1327,7 +1327,9 @@ def _shade_explained(ev: Evidence, scores: np.ndarray) -> None:
     fitted = (gain[rr, cc, None] * look[rr, cc]).astype(np.float32)
     d = colour_distance(to_lab(seen[rr, cc].astype(np.float32)), to_lab(fitted))
     fit = -0.5 * np.minimum(d / s_e, 50.0) ** 2
-    ok = d <= s_e
+    # The shade is one more free gain: it must explain the square better than the nearest
+    # face's or back's own colour does (a pale blank's body may lie near the dimmed look too).
+    ok = (d <= s_e) & (d < np.minimum(ev.d_tile[rr, cc], ev.d_back[rr, cc]))
     scores[rr[ok], cc[ok], 0] = np.maximum(scores[rr[ok], cc[ok], 0], fit[ok])
 
 

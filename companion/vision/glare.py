@@ -73,7 +73,7 @@ def glare_kinds(
         col = np.broadcast_to(np.asarray(colour, np.float32), seen.shape)[rr, cc]
         ok = np.isfinite(col).all(-1)
         zk = np.where(ok, distance(s, white_fit(s, np.where(ok[:, None], col, 0.0), w)) / spread, np.inf)
-        fit = np.where(ok, -0.5 * np.minimum(zk, 50.0) ** 2 + prior, -np.inf)
+        fit = np.where(ok, -0.5 * zk**2 + prior, -np.inf)
         side = 0 if k == 0 else 1
         best[side] = np.maximum(best[side], fit)
         if k in z:
