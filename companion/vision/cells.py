@@ -1444,6 +1444,63 @@ def _glare_explained(ev: Evidence, geo: Geometry, scores: np.ndarray) -> None:
             scores[r, c, 0] = f
 
 
+_SHADE_RANGE = (0.6, 0.95)  # gains below the light found that a shade on the board may leave
+_SHADE_AROUND = 0.06  # how much less deep the shade may lie on an empty square near
+_SHADE_REACH = 2  # squares within which that empty square lies
+
+
+def _shade_gain(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """(...) the one gain for all three channels that brings ``look`` (..., 3) nearest
+    ``seen`` (..., 3), least squares."""
+    return np.sum(seen * look, axis=-1) / np.maximum(np.sum(look * look, axis=-1), 1e-3)
+
+
+def _shade_explained(ev: Evidence, scores: np.ndarray) -> None:
+    """Where a shade over a square's own empty look explains its colour closely, and the
+    same shade lies on an empty square beside it, the colour no longer says "held" (or
+    "nothing known"): the empty kind is raised, in place, to that shade's fit.
+
+    A shade takes light away: an empty square under it shows its own look times one gain
+    for all three channels, and on a pale board that darker look lies near a pale face's
+    body (or, on a dark one, near a slate back). The light found for each square misses
+    such a shade where the board's surface and what stands on it are lit apart: among
+    crowded tiles, whose tops stand above the shade their neighbours cast, and whose set's
+    colour is learnt from the same tiles when the set lies nowhere else. A face's or back's
+    colour is its own hue, not the board's look dimmed, and fits the line only roughly
+    (within one spread is asked). A shade is smooth and wider than a square: an empty
+    square within ``_SHADE_REACH`` shows it too, at least nearly as deep (a lone dark
+    square is something else; among crowded tiles the nearest empty square may be two off).
+    Gains between ``_SHADE_RANGE``: a shallower one is the light's own error, a deeper one
+    is no board's shade (a slate back on a grey board is that dark)."""
+    if not ev.empty_known.any():
+        return
+    s_e, _ = ev.extra["spreads"]
+    seen = ev.stats.median / ev.light
+    look = np.where(ev.empty_known[..., None], ev.empty_look, 0.0)
+    gain = np.where(ev.empty_known, _shade_gain(seen, look), np.inf)
+    R, C = gain.shape
+    empty_now = scores[..., :3].argmax(-1) == 0
+    n = _SHADE_REACH
+    pad = np.pad(np.where(empty_now, gain, np.inf), n, constant_values=np.inf)
+    around = np.min([pad[n + dy : n + dy + R, n + dx : n + dx + C] for dy in range(-n, n + 1) for dx in range(-n, n + 1)
+                     if dy or dx], axis=0)
+    ask = (ev.empty_known & (ev.glyph_at < 0) & (scores[..., 1:].max(-1) > scores[..., 0])
+           & (gain >= _SHADE_RANGE[0]) & (gain <= _SHADE_RANGE[1]) & (around <= gain + _SHADE_AROUND))
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is not None:
+        ask &= ~borrowed
+    if not ask.any():
+        return
+    rr, cc = np.nonzero(ask)
+    fitted = (gain[rr, cc, None] * look[rr, cc]).astype(np.float32)
+    d = colour_distance(to_lab(seen[rr, cc].astype(np.float32)), to_lab(fitted))
+    fit = -0.5 * np.minimum(d / s_e, 50.0) ** 2
+    # The shade is one more free gain: it must explain the square better than the nearest
+    # face's or back's own colour does (a pale blank's body may lie near the dimmed look too).
+    ok = (d <= s_e) & (d < np.minimum(ev.d_tile[rr, cc], ev.d_back[rr, cc]))
+    scores[rr[ok], cc[ok], 0] = np.maximum(scores[rr[ok], cc[ok], 0], fit[ok])
+
+
 _OUTLINE_WINDOW = 2.5  # log-likelihoods between held and empty within which colour has not decided
 _OUTLINE_REFS = 24  # squares of each reference kind measured (evenly over the board)
 _LEAST_REFS = 5  # squares of a reference kind without which nothing is compared
@@ -2636,6 +2693,7 @@ def read_board_cells(
     _glare_explained(ev, geo, scores)
     # Where colour leaves a pale face and an empty square close, a tile's own outline decides.
     ev.extra["outline"] = _outline_evidence(ev, geo, scores)
+    _shade_explained(ev, scores)
     probs = _softmax(scores)
     kind_idx = _glare_kinds(ev, scores)
     shown = _print_shown(ev, geo, kind_idx)

@@ -75,16 +75,21 @@ def glare_kinds(
     s = seen[rr, cc]
     w = white[rr, cc]
     best = {0: np.full(len(rr), -np.inf), 1: np.full(len(rr), -np.inf)}
+    z = {k: np.full(len(rr), np.inf) for k in (1, 2)}  # each held kind's best glare fit, in spreads
     for k, colour, spread, prior in candidates:
         col = np.broadcast_to(np.asarray(colour, np.float32), seen.shape)[rr, cc]
         ok = np.isfinite(col).all(-1)
-        fit = np.where(ok, -0.5 * (distance(s, white_fit(s, np.where(ok[:, None], col, 0.0), w)) / spread) ** 2 + prior, -np.inf)
+        zk = np.where(ok, distance(s, white_fit(s, np.where(ok[:, None], col, 0.0), w)) / spread, np.inf)
+        fit = np.where(ok, -0.5 * zk**2 + prior, -np.inf)
         side = 0 if k == 0 else 1
         best[side] = np.maximum(best[side], fit)
+        if k in z:
+            z[k] = np.minimum(z[k], zk)
     # Glare says whether something lies there; which kind of thing (a face washed out, a
     # back) the scores say as before: a white mix makes a pale blue face and a slate back
     # alike, and a face's letter is read afterwards in its ink.
     held = 1 + scores[rr, cc, 1:3].argmax(-1)
+    held = _held_under_glare(held, z[1], z[2])
     out = kind.copy()
     # Empty only where glare over the empty look fits as an empty square fits (within two
     # spreads): over a board printed near white, glare explains any pale colour a little,
@@ -92,4 +97,17 @@ def glare_kinds(
     # best but not that well, glare tells nothing: the scores' reading stands.
     good = best[0] >= -0.5 * GOOD_FIT**2
     out[rr, cc] = np.where(best[0] >= best[1], np.where(good, 0, kind[rr, cc]), held)
+    return out
+
+
+def _held_under_glare(held: np.ndarray, z_face: np.ndarray, z_back: np.ndarray) -> np.ndarray:
+    """Face up or face down for squares glare explains as held: the scores' choice, unless
+    glare over one kind's colour explains what is seen (within ``GOOD_FIT`` spreads) and
+    glare over the other's does not. Glare only adds white: a face brighter than what is
+    seen (an ivory face beside a grey square) cannot be under it, while a darker back,
+    mixed towards white, may be exactly that grey. Where both fit (a pale blue face and a
+    slate back, both washed out) the scores decide, as before."""
+    out = held.copy()
+    out[(z_back <= GOOD_FIT) & (z_face > GOOD_FIT)] = 2
+    out[(z_face <= GOOD_FIT) & (z_back > GOOD_FIT)] = 1
     return out
