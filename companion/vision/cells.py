@@ -1702,7 +1702,7 @@ def _faces(
     colours = ev.tile_colours + ev.back_colours
     if not colours:
         return {rc: prior[n] for n, rc in enumerate(held)}, 0.9 * p, {}
-    small, scale = ev.extra["small"], ev.extra["scale"]
+    scale = ev.extra["scale"]
     body = _body_mask(under_light(ev), colours)
     prior_small = (prior + 0.5) / scale - 0.5
     # (Measured on the surest letters: a doubtful one, a thin bar, says less of its face.)
@@ -2073,7 +2073,7 @@ def find_tokens(
     own top-left quarter; ``rotations``: each tile's turn, None for a blank, which shows none)
     the board is scanned at half resolution for a spot unlike the ring around it; each spot
     is then looked at at full resolution, where a token must be a round blob of its size."""
-    small, sg = ev.extra["small"], ev.extra["small_geo"]
+    sg = ev.extra["small_geo"]
     scale = ev.extra["scale"]
     rect = ev.extra["rectified"]
     gain = ev.extra["exposure"]
