@@ -782,29 +782,14 @@ def _split_by_sets(
     bodies: np.ndarray, pols: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray]
 ) -> tuple[list[np.ndarray], list[int]] | None:
     """The faces' bodies (N, 3 BGR) split among the profile's ``sets`` (BGR) as those would
-    look under one light: a gain per channel (a tint, an exposure) carries every set's
-    colour alike; each body goes to the nearest carried colour and the gain is refitted from
-    them. Started from each colour ``found`` taken for each set; the split that explains the
-    bodies best wins. Its colours (the medians of their bodies, at least two each) with
+    look under one light (:func:`companion.vision.sets.fit_light`, started from each colour
+    ``found`` taken for each set). Its colours (the medians of their bodies, at least two each) with
     their ink polarity, or None when the bodies do not fall apart into sets that differ
     as the profile's do."""
     if len(bodies) < 4:
         return None
     want = np.array(sets, np.float32)
-    lab = to_lab(bodies)
-    best: tuple[float, np.ndarray] = (np.inf, np.zeros(0, np.int64))
-    for f in found:
-        for w in want:
-            gain = _ratio(f, w)
-            for _ in range(4):
-                carried = to_lab(np.clip((want + 24.0) * gain - 24.0, 0, 255))
-                d = colour_distance(lab[:, None], carried[None])
-                assign = d.argmin(1)
-                gain = np.exp(np.median(np.log(_ratio(bodies, want[assign])), axis=0))
-            cost = float(d.min(1).sum())
-            if cost < best[0]:
-                best = (cost, assign)
-    assign = best[1]
+    _, assign, _ = fit_light(bodies, found, sets)
     groups = [j for j in range(len(want)) if (assign == j).sum() >= 2]
     if len(groups) <= len(found):
         return None
