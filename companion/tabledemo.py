@@ -88,7 +88,12 @@ class _Image:
 
 class World:
     """The table as the camera sees it: the board the players left, and a hand now and then.
-    ``truth``: frames are the board's truth (no pixels); otherwise rendered photos."""
+    ``truth``: frames are the board's truth (no pixels); otherwise rendered photos.
+    ``seconds``: the simulated camera's own time, ``FRAME_S`` a frame; a game on simulated time
+    bounds its capture bursts by it, so its outcome does not hang on how fast this machine
+    renders and reads (a loaded machine once cut bursts short by the wall clock)."""
+
+    FRAME_S = 1.0  # as the table spaces frames that carry no timestamp
 
     def __init__(self, tileset: str, grid: int, truth: bool, seed: int = 7) -> None:
         self.truth = truth
@@ -96,6 +101,7 @@ class World:
         self._hand: list[Any] = []
         self._rng = random.Random(seed)
         self._frame = 0
+        self.seconds = 0.0
         self.camera = None
         if not truth:
             from companion.commands.demo import _Camera
@@ -124,6 +130,7 @@ class World:
         self._hand = [_Image(s.image) for s in scenes]
 
     def read(self) -> Any:
+        self.seconds += self.FRAME_S
         if self._hand:
             return self._hand.pop(0)
         if self.truth:
@@ -176,6 +183,8 @@ class Demo:
             self.world.board = self.steps[min(done, len(self.steps) - 1)].board
 
     def table(self, hub: Any) -> Table:
+        if self.sim_time:
+            return Table(hub, self.world, self.world.analyser(), trace=self.trace, clock=lambda: self.world.seconds)
         return Table(hub, self.world, self.world.analyser(), trace=self.trace)
 
     def play(self, hub: Any, table: Table, *, pace_s: float = 0.0, stop: threading.Event | None = None,
