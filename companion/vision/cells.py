@@ -2163,8 +2163,9 @@ def find_tokens(
     # resolution test below asks too): print only unlike its ring is passed over here, at
     # half resolution and for the whole board at once.
     inner = mean_in[o : o + R * p, o : o + C * p]
-    own_look = np.repeat(np.repeat(look_lab, p, axis=0), p, axis=1)
-    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], _unlike(inner, own_look)))
+    # (Each square's block against its own look, broadcast: no picture of the looks built.)
+    own_unlike = _unlike(inner.reshape(R, p, C, p, 3), look_lab[:, None, :, None, :]).reshape(R * p, C * p)
+    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], own_unlike))
     unlike_class = (d > _TOKEN_FOREIGN) | ~np.repeat(np.repeat(pictured, p, axis=0), p, axis=1)
     near_unlike = cv2.dilate(unlike_class.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     spot_empty = np.where(near_unlike, spot_empty, 0.0)
