@@ -89,7 +89,16 @@ def glyph_features(batch: np.ndarray, turns: bool = False) -> np.ndarray:
     # np.rot90 by k turns the picture counter-clockwise: gradient angles grow by k * 90
     # degrees as the image shows them (y down), which is -k * 90 in the maths sense.
     # The four turns go through the features as one batch (turn-major), then interleave.
-    c_all = np.concatenate([np.roll(np.rot90(cells, k=k, axes=(1, 2)), -k * (_BINS // 2), axis=3) for k in range(4)])
+    # (Each turn's cells written into one array; an odd turn's bins move by half their count,
+    # an even turn's by none: np.roll's copies and the concatenation's are saved.)
+    c_all = np.empty((4 * n, *cells.shape[1:]), cells.dtype)
+    half = _BINS // 2
+    for k in range(4):
+        cells_k, out = np.rot90(cells, k=k, axes=(1, 2)), c_all[k * n : (k + 1) * n]
+        if k % 2:
+            out[..., :half], out[..., half:] = cells_k[..., half:], cells_k[..., :half]
+        else:
+            out[...] = cells_k
     p_all = np.concatenate([np.rot90(pooled, k=k, axes=(1, 2)) for k in range(4)])
     feats = _features(c_all, p_all)
     return np.ascontiguousarray(feats.reshape(4, n, -1).transpose(1, 0, 2))
