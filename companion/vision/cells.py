@@ -78,7 +78,6 @@ from companion.vision.face import (
 from companion.vision.letters import (
     CORNER_OF_TURN,
     OTHER,
-    FaceScores,
     LetterGuess,
     LetterReader,
     glyph_features,
@@ -232,12 +231,18 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
     integral = cv2.integral(grey, sdepth=cv2.CV_64F)
     H, W = grey.shape
     pad = max(1, int(round(0.08 * p)))
+    # Ink stands out of the mean of its neighbourhood (dark: by 14 grey levels or more; light:
+    # by more than 14), as OpenCV's adaptive threshold (ADAPTIVE_THRESH_MEAN_C, C = +-14)
+    # takes it: each neighbourhood's mean is worked out once for both polarities (the same
+    # box filter, its border replicated, rounded to bytes).
+    blocks = (p | 1, int(round(0.6 * p)) | 1)
+    below = {b: grey.astype(np.int16) - cv2.boxFilter(grey, -1, (b, b), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
+             for b in blocks}
     for polarity in (1, -1):
-        kind = cv2.THRESH_BINARY_INV if polarity > 0 else cv2.THRESH_BINARY
         kept_x: list[np.ndarray] = []
         kept_y: list[np.ndarray] = []
-        for block in (p | 1, int(round(0.6 * p)) | 1):
-            ink = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, block, 14 * polarity)
+        for block in blocks:
+            ink = ((below[block] <= -14) if polarity > 0 else (below[block] > 14)).view(np.uint8)
             # Grana's block-based labelling: the same labels and stats as OpenCV's default
             # (Spaghetti) here, in half its time on these ink maps.
             n, labels, stats, _cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
@@ -882,18 +887,17 @@ def _ratio(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
 @dataclass
 class Faces:
     """The faces read where a letter-like glyph was found, before any square is decided: each
-    face's ink (at full resolution, around the glyph) and the letter network's scores of those
-    with a letter (``order``: their squares, the rows of ``scores``)."""
+    face's ink (at full resolution, around the glyph) and how much the letter network takes
+    those with a letter for one (``order``: their squares). Their letters, turns and values
+    are read later, on the faces cut again around each tile (:func:`_read_inks`)."""
 
     inks: dict[tuple[int, int], FaceInk]
     order: list[tuple[int, int]]
-    scores: FaceScores
     letterness: np.ndarray  # (R, C) the network's belief that the square shows a letter, 0 without
 
 
 def read_glyph_faces(
-    grey: np.ndarray, glyphs: Glyphs, at: np.ndarray, geo: Geometry, reader: LetterReader, letters: list[str],
-    values: dict[str, int],
+    grey: np.ndarray, glyphs: Glyphs, at: np.ndarray, geo: Geometry, reader: LetterReader, letters: list[str]
 ) -> Faces:
     """Every square's glyph read at full resolution as the face around it: the letter with its
     diacritics and value digits (:func:`companion.vision.face.split_face`), then the network.
@@ -911,11 +915,10 @@ def read_glyph_faces(
         inks[(int(r), int(c))] = ink
         if ink.glyph is not None:
             order.append((int(r), int(c)))
-    scores = reader.score([inks[rc] for rc in order], letters, values)
     letterness = np.zeros(at.shape, np.float32)
-    for rc, v in zip(order, scores.letterness if scores.letterness is not None else []):
+    for rc, v in zip(order, reader.letterness([inks[rc] for rc in order], letters)):
         letterness[rc] = v
-    return Faces(inks, order, scores, letterness)
+    return Faces(inks, order, letterness)
 
 
 def gather_evidence(
@@ -924,7 +927,6 @@ def gather_evidence(
     layout: Layout,
     profile: Profile | None,
     letters: list[str] | None = None,
-    values: dict[str, int] | None = None,
 ) -> Evidence:
     small, small_geo, small_exposure = half_board(rectified, geo)
     scale = geo.cell_px / small_geo.cell_px
@@ -955,9 +957,7 @@ def gather_evidence(
     # Grey at the board's standard exposure (as the half-resolution board): a face's
     # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
     grey = cv2.convertScaleAbs(grey, alpha=small_exposure)
-    faces = read_glyph_faces(
-        grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters, values or {}
-    )
+    faces = read_glyph_faces(grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters)
     # A glyph the network, seeing it whole, does not take for a letter is the board's print.
     at = np.where(faces.letterness >= _LETTERNESS, at, -1)
     # A letter is as tall as the board's other letters (one font on every face, whatever its
@@ -2163,8 +2163,9 @@ def find_tokens(
     # resolution test below asks too): print only unlike its ring is passed over here, at
     # half resolution and for the whole board at once.
     inner = mean_in[o : o + R * p, o : o + C * p]
-    own_look = np.repeat(np.repeat(look_lab, p, axis=0), p, axis=1)
-    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], _unlike(inner, own_look)))
+    # (Each square's block against its own look, broadcast: no picture of the looks built.)
+    own_unlike = _unlike(inner.reshape(R, p, C, p, 3), look_lab[:, None, :, None, :]).reshape(R * p, C * p)
+    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], own_unlike))
     unlike_class = (d > _TOKEN_FOREIGN) | ~np.repeat(np.repeat(pictured, p, axis=0), p, axis=1)
     near_unlike = cv2.dilate(unlike_class.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     spot_empty = np.where(near_unlike, spot_empty, 0.0)
@@ -2673,7 +2674,7 @@ def read_board_cells(
     tileset = tileset or get_tileset("en")
     geo = Geometry(layout.rows, layout.cols, cell_px, margin)
     _check(rectified, geo)
-    ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet), dict(tileset.values))
+    ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet))
     scores = kind_scores(ev)
     _glare_explained(ev, geo, scores)
     # Where colour leaves a pale face and an empty square close, a tile's own outline decides.

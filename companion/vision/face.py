@@ -336,8 +336,10 @@ def split_face(
 
     # The value digits are small and thin: blur leaves their strokes paler than the letter's,
     # so they are looked for at a lower level of ink, away from the letter.
-    letter_px = cv2.dilate(lut[labels], _SQUARE5)
-    faint = ((ink > _DIGIT_INK) & (letter_px == 0)).astype(np.uint8)
+    # (The letter and its 5 x 5 rim lie within its box grown by 2: dilated there alone.)
+    faint = (ink > _DIGIT_INK).view(np.uint8)
+    ya, yb, xa, xb = max(0, ly0 - 2), min(h, ly1 + 2), max(0, lx0 - 2), min(w, lx1 + 2)
+    faint[ya:yb, xa:xb][cv2.dilate(lut[labels[ya:yb, xa:xb]], _SQUARE5) > 0] = 0
 
     def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
         dn, dlabels, dstats_arr, dcents_arr = _components(faint)

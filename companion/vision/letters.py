@@ -89,7 +89,16 @@ def glyph_features(batch: np.ndarray, turns: bool = False) -> np.ndarray:
     # np.rot90 by k turns the picture counter-clockwise: gradient angles grow by k * 90
     # degrees as the image shows them (y down), which is -k * 90 in the maths sense.
     # The four turns go through the features as one batch (turn-major), then interleave.
-    c_all = np.concatenate([np.roll(np.rot90(cells, k=k, axes=(1, 2)), -k * (_BINS // 2), axis=3) for k in range(4)])
+    # (Each turn's cells written into one array; an odd turn's bins move by half their count,
+    # an even turn's by none: np.roll's copies and the concatenation's are saved.)
+    c_all = np.empty((4 * n, *cells.shape[1:]), cells.dtype)
+    half = _BINS // 2
+    for k in range(4):
+        cells_k, out = np.rot90(cells, k=k, axes=(1, 2)), c_all[k * n : (k + 1) * n]
+        if k % 2:
+            out[..., :half], out[..., half:] = cells_k[..., half:], cells_k[..., :half]
+        else:
+            out[...] = cells_k
     p_all = np.concatenate([np.rot90(pooled, k=k, axes=(1, 2)) for k in range(4)])
     feats = _features(c_all, p_all)
     return np.ascontiguousarray(feats.reshape(4, n, -1).transpose(1, 0, 2))
@@ -245,6 +254,23 @@ class LetterReader:
     own_features: np.ndarray | None = None  # (M, D) features of the user's letter pictures
     own_labels: tuple[str, ...] = ()
 
+    def _network(self, faces: list, letters: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The faces' letter pictures (N, S, S), their features in the four turns (N, 4, D),
+        the network's logits (N, 4, classes), and its belief that each picture is one of
+        ``letters`` in its likeliest turn rather than ink that is no letter (N,)."""
+        n = len(faces)
+        glyphs = np.stack([f.glyph for f in faces])
+        feats = glyph_features(glyphs, turns=True)  # (N, 4, D)
+        logits = self.model.logits(feats.reshape(n * 4, -1)).reshape(n, 4, -1)
+        with_other = softmax(logits[:, :, self.model.index(list(letters) + [OTHER])])
+        return glyphs, feats, logits, with_other[..., :-1].max(2).max(1).astype(np.float32)
+
+    def letterness(self, faces: list, letters: list[str]) -> np.ndarray:
+        """(N,) how much each face's picture (each must have a glyph) looks like one of
+        ``letters`` in its likeliest turn: :meth:`score`'s ``letterness`` alone, without
+        reading turns and values."""
+        return self._network(faces, letters)[3] if faces else np.zeros(0, np.float32)
+
     def score(self, faces: list, letters: list[str], values: dict[str, int]) -> FaceScores:
         """Log-beliefs over (turn, letter) for each face (which must have a glyph): the
         network's over the four turns (with the user's own letters when known), plus the
@@ -253,18 +279,14 @@ class LetterReader:
         n = len(faces)
         if n == 0:
             return FaceScores(np.zeros((0, 4, len(letters)), np.float32), [], letters, np.zeros(0, np.float32))
-        glyphs = np.stack([f.glyph for f in faces])
-        feats = glyph_features(glyphs, turns=True)  # (N, 4, D)
+        glyphs, feats, logits, letterness = self._network(faces, letters)
         idx = self.model.index(letters)
-        logits = self.model.logits(feats.reshape(n * 4, -1)).reshape(n, 4, -1)
         # Each letter's belief at each turn against every class the network knows: a
         # picture turned wrongly looks like no letter (ink that is no letter, a digit), and
         # normalising over the tile set's letters alone would make any turn's best guess as
         # sure as the right turn's (an F turned a quarter is "#" 0.33, "O" 0.12: O alone of
         # the letters).
         logp = np.log(softmax(logits)[:, :, idx] + 1e-6)  # (N, 4, L)
-        with_other = softmax(logits[:, :, self.model.index(list(letters) + [OTHER])])
-        letterness = with_other[..., :-1].max(2).max(1).astype(np.float32)
         if self.own_features is not None and len(self.own_labels):
             logp = 0.5 * logp + 0.5 * self._own_logp(feats, letters)
         logp = _alike_turns(glyphs, logp)
