@@ -19,6 +19,7 @@ _LSD = None
 JUDGE = 240  # segments that score vanishing-point hypotheses
 LSD_SCALE = 1.0  # LSD's own subsampling: none (0.8 saves a third of its time but loses faint lines)
 SAME_FAMILY_DEG = 6.0  # two pencils whose lines run closer than this in direction are one family
+MIN_INSIDE = 8  # segments of a pencil within the lattice enough to refit its point to them alone
 
 
 def _lsd() -> cv2.LineSegmentDetector:
@@ -314,6 +315,10 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
     letter strokes, print and carpet texture. A guess may be off by whole squares (a band of
     print beside the grid can pass for a row): :func:`companion.vision.grid.locate_grid`
     settles that on the image.
+
+    After each guess, when it does not end the search, a second from the same pair: its points
+    refitted to their segments on the lattice found (:func:`_on_the_grid`), when that moves
+    the lattice by half a square or more.
     """
     h, w = gray.shape[:2]
     seg = detect_segments(gray, max(6.0, 0.01 * max(h, w)))
@@ -333,6 +338,62 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
             hom = _lattice(seg, found[i], found[j], rows, cols, w, h)
             if hom is not None:
                 yield hom
+                # (Only sought when the caller asks for the next guess.)
+                again = _on_the_grid(seg, geometry, found[i], found[j], hom, rows, cols, w, h)
+                if again is not None:
+                    yield again
+
+
+def _refit_inside(p: Pencil, geometry: tuple[np.ndarray, ...], inside: np.ndarray, taken: np.ndarray) -> Pencil | None:
+    """The pencil's point refitted to its segments within the grid alone (as
+    :func:`find_pencil` refits its members), or None when too few lie there."""
+    lines, mid, unit, length = geometry
+    members = p.members & inside
+    for _ in range(3):
+        if members.sum() < MIN_INSIDE:
+            return None
+        vp = _fit_point(lines[members], length[members])
+        members = (_endpoint_error(vp[None], mid, unit, length)[0] < 1.0) & inside & ~taken
+    if members.sum() < MIN_INSIDE:
+        return None
+    return Pencil(vp, members, float(length[members].sum()))
+
+
+def _on_the_grid(
+    seg: np.ndarray, geometry: tuple[np.ndarray, ...], p1: Pencil, p2: Pencil, hom: np.ndarray, rows: int, cols: int, w: int, h: int
+) -> np.ndarray | None:
+    """The lattice again, from the pencils' segments that lie on the lattice found, when it
+    differs from ``hom`` by half a square or more somewhere; else None.
+
+    A pencil gathers every segment pointing at its vanishing point, wherever it lies: a striped
+    table or floorboards running within a few degrees of one family of the grid join it, and
+    their long stripes pull its point off the board's, which skews that family by squares at
+    the board's far end (beyond what the refinement can pull back). The board's own lines lie
+    on the board: refitted to the segments whose middles fall within the lattice (half a square
+    of margin), each point is the board's, and the lattice is found again from them. It is a
+    second guess, not a replacement: the board's frame and the long edges beyond the grid fix
+    a pencil's point more precisely where nothing beside the board joins it."""
+    try:
+        inv = np.linalg.inv(hom)
+    except np.linalg.LinAlgError:
+        return None
+    mid = geometry[1]
+    q = np.column_stack((mid, np.ones(len(mid)))) @ inv.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gx, gy = q[:, 0] / q[:, 2], q[:, 1] / q[:, 2]
+    inside = (gx > -0.5) & (gx < cols + 0.5) & (gy > -0.5) & (gy < rows + 0.5)
+    if inside.all():
+        return None  # nothing off the grid to leave out
+    q1 = _refit_inside(p1, geometry, inside, p2.members)
+    q2 = _refit_inside(p2, geometry, inside, p1.members)
+    if q1 is None or q2 is None:
+        return None
+    again = _lattice(seg, q1, q2, rows, cols, w, h)
+    if again is None:
+        return None
+    corners = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(cv2.perspectiveTransform(corners, again), inv).reshape(-1, 2) - corners.reshape(-1, 2)
+    return again if np.abs(moved).max() >= 0.5 else None
 
 
 def _lattice(seg: np.ndarray, p1: Pencil, p2: Pencil, rows: int, cols: int, w: int, h: int) -> np.ndarray | None:
