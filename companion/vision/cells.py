@@ -2162,21 +2162,29 @@ def find_tokens(
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
     # half resolution and for the whole board at once.
-    inner = mean_in[o : o + R * p, o : o + C * p]
-    # (Each square's block against its own look, broadcast: no picture of the looks built.)
-    own_unlike = _unlike(inner.reshape(R, p, C, p, 3), look_lab[:, None, :, None, :]).reshape(R * p, C * p)
-    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], own_unlike))
     unlike_class = (d > _TOKEN_FOREIGN) | ~np.repeat(np.repeat(pictured, p, axis=0), p, axis=1)
     near_unlike = cv2.dilate(unlike_class.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    spot_empty = np.where(near_unlike, spot_empty, 0.0)
+    # Only the empty squares' middles, where a token's middle is looked for, stacked (n, h,
+    # h): the rest of the board is never looked at.
+    at_empty = np.argwhere(empty)
+
+    def middles(board: np.ndarray) -> np.ndarray:
+        # (``board``: a picture of the grid's squares, R * p by C * p)
+        return board.reshape(R, p, C, p, *board.shape[2:])[:, lo:hi, :, lo:hi][at_empty[:, 0], :, at_empty[:, 1]]
+
+    inner = middles(mean_in[o : o + R * p, o : o + C * p])
+    # (Each square's middle against its own look, broadcast: no picture of the looks built.)
+    own_unlike = _unlike(inner, look_lab[empty][:, None, None, :])
+    spot_empty = np.where(middles(under_face), 0.0, np.minimum(middles(spot[o : o + R * p, o : o + C * p]), own_unlike))
+    spot_empty = np.where(middles(near_unlike), spot_empty, 0.0)
     # Each square's strongest spot at once (the squares with none are passed over).
-    middle = spot_empty.reshape(R, p, C, p)[:, lo:hi, :, lo:hi]
-    strongest = middle.max(axis=(1, 3)) if middle.size else np.zeros((R, C), spot_empty.dtype)
-    for r, c in np.argwhere(empty & ~(strongest <= _TOKEN_SPOT)):
+    strongest = spot_empty.max(axis=(1, 2)) if spot_empty.size else np.zeros(len(at_empty), spot_empty.dtype)
+    for j in np.flatnonzero(~(strongest <= _TOKEN_SPOT)):
+        r, c = at_empty[j]
         if (r, c) == tuple(layout.centre):
             continue
         y0, x0 = r * p, c * p
-        patch = spot_empty[y0 + lo : y0 + hi, x0 + lo : x0 + hi]
+        patch = spot_empty[j]
         i = int(np.argmax(patch))
         sy, sx = o + y0 + lo + i // patch.shape[1], o + x0 + lo + i % patch.shape[1]
         # At full resolution, around the spot, against the ring's colour, within the square.
