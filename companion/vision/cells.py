@@ -2442,8 +2442,6 @@ def find_tokens(
     # On faces: neither body nor ink. Each face's colours painted over its own patch, so
     # that the distances are taken for the whole board at once.
     if faces:
-        body_px = np.zeros(seen_lab.shape, seen_lab.dtype)
-        ink_px = np.zeros(seen_lab.shape, seen_lab.dtype)
         patches = []
         for (r, c), centre in faces.items():
             cx, cy = (centre + 0.5) / scale - 0.5
@@ -2452,16 +2450,25 @@ def find_tokens(
             x0, x1 = max(0, int(round(cx - h))), int(round(cx + h))
             if y1 <= y0 or x1 <= x0:
                 continue
-            body_px[y0:y1, x0:x1] = body_lab[r, c]
-            ink_px[y0:y1, x0:x1] = ink_lab[r, c]
-            patches.append((r, c, y0, y1, x0, x1))
+            patches.append((r, c, y0, min(y1, seen_lab.shape[0]), x0, min(x1, seen_lab.shape[1])))
+    if faces and patches:
+        # (Only the patches' box and a pixel around it, what the dilation below reaches: the
+        # rest of the picture is never counted.)
+        by0, bx0 = max(min(q[2] for q in patches) - 1, 0), max(min(q[4] for q in patches) - 1, 0)
+        by1, bx1 = max(q[3] for q in patches) + 1, max(q[5] for q in patches) + 1
+        box_lab = seen_lab[by0:by1, bx0:bx1]
+        body_px = np.zeros(box_lab.shape, seen_lab.dtype)
+        ink_px = np.zeros(box_lab.shape, seen_lab.dtype)
+        for r, c, y0, y1, x0, x1 in patches:
+            body_px[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0] = body_lab[r, c]
+            ink_px[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0] = ink_lab[r, c]
         # Pixels at the letter's edges are between body and ink: not foreign either.
-        near_ink = cv2.dilate((colour_distance(seen_lab, ink_px) <= _FOREIGN).astype(np.uint8), np.ones((3, 3), np.uint8))
-        far_px = ((colour_distance(seen_lab, body_px) > _FOREIGN) & (near_ink == 0)).astype(np.float64)
+        near_ink = cv2.dilate((colour_distance(box_lab, ink_px) <= _FOREIGN).astype(np.uint8), np.ones((3, 3), np.uint8))
+        far_px = ((colour_distance(box_lab, body_px) > _FOREIGN) & (near_ink == 0)).astype(np.float64)
         far_sum = cv2.integral(far_px)
         for r, c, y0, y1, x0, x1 in patches:
-            y1, x1 = min(y1, far_px.shape[0]), min(x1, far_px.shape[1])
-            count = far_sum[y1, x1] - far_sum[y0, x1] - far_sum[y1, x0] + far_sum[y0, x0]
+            ya, yb, xa, xb = y0 - by0, y1 - by0, x0 - bx0, x1 - bx0
+            count = far_sum[yb, xb] - far_sum[ya, xb] - far_sum[yb, xa] + far_sum[ya, xa]
             n_odd = float(count) - (disc_area if token[r, c] else 0.0)
             odd[r, c] = max(0.0, n_odd) / float((y1 - y0) * (x1 - x0))
     return token, sure, odd
