@@ -2377,7 +2377,8 @@ def find_tokens(
             continue
         # Where the face lies to a pixel (a token near its corner must not be joined to the
         # strip of the gap that a face found a pixel off shows).
-        fitted = _face_fit(ev, k, (r, c), centre, range(typical - 2, typical + 2), m)
+        face_lab: list[np.ndarray] = []
+        fitted = _face_fit(ev, k, (r, c), centre, range(typical - 2, typical + 2), m, face_lab)
         if fitted is None:
             continue
         _fit, side, at, far = fitted
@@ -2408,8 +2409,8 @@ def find_tokens(
         inset = 0.08 * P
         found = [f for f in found if inset <= f[0] <= side - 1 - inset and inset <= f[1] <= side - 1 - inset]
         # And is it a disc (as :func:`token_disc` tells)?
-        lab = lab_of(face_crop(rect, (float(centre[0]), float(centre[1])), span), ev.light[r, c])
-        core, score = token_disc(lab, radius_px)
+        # (The face's crop in Lab, as lab_of gives it: the fit above took it.)
+        core, score = token_disc(face_lab[0], radius_px)
         # A token's middle lies on the face, in from its edges (a token put on a face lies
         # wholly on it); on a face-up tile in its own top-left quarter, off the letter.
         inset = int(round(0.06 * P))
@@ -2504,12 +2505,14 @@ def _best_box(body: np.ndarray, sides: range, m: int) -> tuple[float, int, np.nd
     return float(fit[k, iy, ix]), side, centre
 
 
-def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, sides: range, m: int = 4
-              ) -> tuple[float, int, np.ndarray, np.ndarray] | None:
+def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, sides: range, m: int = 4,
+              lab_out: list[np.ndarray] | None = None) -> tuple[float, int, np.ndarray, np.ndarray] | None:
     """A face at full resolution: the box of its body's colour with a gap around it, of one
     of ``sides`` (pixels), within ``m`` pixels of ``centre``. Returns the fit (-1..1), the
     side, the face's centre, and the crop (side + 2m wide around ``centre``) of pixels
-    foreign to the body; None where the crop leaves the board."""
+    foreign to the body; None where the crop leaves the board. ``lab_out``: given, the
+    crop's exposure- and light-normalised 8-bit Lab is appended to it (what find_tokens
+    looks at next)."""
     rect, gain = ev.extra["rectified"], ev.extra["exposure"]
     r, c = rc
     if kind == 1:
@@ -2523,7 +2526,10 @@ def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, 
     if big.shape[:2] != (largest + 2 * m, largest + 2 * m):
         return None
     norm = np.clip(big.astype(np.float32) * (gain / np.maximum(ev.light[r, c], 1e-3)), 0, 255).astype(np.uint8)
-    far = colour_distance(cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32), to_lab(body_bgr)) > _TOKEN_FOREIGN
+    lab = cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32)
+    if lab_out is not None:
+        lab_out.append(lab)
+    far = colour_distance(lab, to_lab(body_bgr)) > _TOKEN_FOREIGN
     fit, side, at0 = _best_box((~far).astype(np.float32), sides, m)
     mid = (largest + 2 * m - 1) / 2.0
     return fit, side, np.asarray(centre, np.float64) + (at0 - 0.5 - mid), far
