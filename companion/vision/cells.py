@@ -2162,21 +2162,29 @@ def find_tokens(
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
     # half resolution and for the whole board at once.
-    inner = mean_in[o : o + R * p, o : o + C * p]
-    # (Each square's block against its own look, broadcast: no picture of the looks built.)
-    own_unlike = _unlike(inner.reshape(R, p, C, p, 3), look_lab[:, None, :, None, :]).reshape(R * p, C * p)
-    spot_empty = np.where(under_face, 0.0, np.minimum(spot[o : o + R * p, o : o + C * p], own_unlike))
     unlike_class = (d > _TOKEN_FOREIGN) | ~np.repeat(np.repeat(pictured, p, axis=0), p, axis=1)
     near_unlike = cv2.dilate(unlike_class.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    spot_empty = np.where(near_unlike, spot_empty, 0.0)
+    # Only the empty squares' middles, where a token's middle is looked for, stacked (n, h,
+    # h): the rest of the board is never looked at.
+    at_empty = np.argwhere(empty)
+
+    def middles(board: np.ndarray) -> np.ndarray:
+        # (``board``: a picture of the grid's squares, R * p by C * p)
+        return board.reshape(R, p, C, p, *board.shape[2:])[:, lo:hi, :, lo:hi][at_empty[:, 0], :, at_empty[:, 1]]
+
+    inner = middles(mean_in[o : o + R * p, o : o + C * p])
+    # (Each square's middle against its own look, broadcast: no picture of the looks built.)
+    own_unlike = _unlike(inner, look_lab[empty][:, None, None, :])
+    spot_empty = np.where(middles(under_face), 0.0, np.minimum(middles(spot[o : o + R * p, o : o + C * p]), own_unlike))
+    spot_empty = np.where(middles(near_unlike), spot_empty, 0.0)
     # Each square's strongest spot at once (the squares with none are passed over).
-    middle = spot_empty.reshape(R, p, C, p)[:, lo:hi, :, lo:hi]
-    strongest = middle.max(axis=(1, 3)) if middle.size else np.zeros((R, C), spot_empty.dtype)
-    for r, c in np.argwhere(empty & ~(strongest <= _TOKEN_SPOT)):
+    strongest = spot_empty.max(axis=(1, 2)) if spot_empty.size else np.zeros(len(at_empty), spot_empty.dtype)
+    for j in np.flatnonzero(~(strongest <= _TOKEN_SPOT)):
+        r, c = at_empty[j]
         if (r, c) == tuple(layout.centre):
             continue
         y0, x0 = r * p, c * p
-        patch = spot_empty[y0 + lo : y0 + hi, x0 + lo : x0 + hi]
+        patch = spot_empty[j]
         i = int(np.argmax(patch))
         sy, sx = o + y0 + lo + i // patch.shape[1], o + x0 + lo + i % patch.shape[1]
         # At full resolution, around the spot, against the ring's colour, within the square.
@@ -2369,7 +2377,8 @@ def find_tokens(
             continue
         # Where the face lies to a pixel (a token near its corner must not be joined to the
         # strip of the gap that a face found a pixel off shows).
-        fitted = _face_fit(ev, k, (r, c), centre, range(typical - 2, typical + 2), m)
+        face_lab: list[np.ndarray] = []
+        fitted = _face_fit(ev, k, (r, c), centre, range(typical - 2, typical + 2), m, face_lab)
         if fitted is None:
             continue
         _fit, side, at, far = fitted
@@ -2400,8 +2409,8 @@ def find_tokens(
         inset = 0.08 * P
         found = [f for f in found if inset <= f[0] <= side - 1 - inset and inset <= f[1] <= side - 1 - inset]
         # And is it a disc (as :func:`token_disc` tells)?
-        lab = lab_of(face_crop(rect, (float(centre[0]), float(centre[1])), span), ev.light[r, c])
-        core, score = token_disc(lab, radius_px)
+        # (The face's crop in Lab, as lab_of gives it: the fit above took it.)
+        core, score = token_disc(face_lab[0], radius_px)
         # A token's middle lies on the face, in from its edges (a token put on a face lies
         # wholly on it); on a face-up tile in its own top-left quarter, off the letter.
         inset = int(round(0.06 * P))
@@ -2434,8 +2443,6 @@ def find_tokens(
     # On faces: neither body nor ink. Each face's colours painted over its own patch, so
     # that the distances are taken for the whole board at once.
     if faces:
-        body_px = np.zeros(seen_lab.shape, seen_lab.dtype)
-        ink_px = np.zeros(seen_lab.shape, seen_lab.dtype)
         patches = []
         for (r, c), centre in faces.items():
             cx, cy = (centre + 0.5) / scale - 0.5
@@ -2444,16 +2451,25 @@ def find_tokens(
             x0, x1 = max(0, int(round(cx - h))), int(round(cx + h))
             if y1 <= y0 or x1 <= x0:
                 continue
-            body_px[y0:y1, x0:x1] = body_lab[r, c]
-            ink_px[y0:y1, x0:x1] = ink_lab[r, c]
-            patches.append((r, c, y0, y1, x0, x1))
+            patches.append((r, c, y0, min(y1, seen_lab.shape[0]), x0, min(x1, seen_lab.shape[1])))
+    if faces and patches:
+        # (Only the patches' box and a pixel around it, what the dilation below reaches: the
+        # rest of the picture is never counted.)
+        by0, bx0 = max(min(q[2] for q in patches) - 1, 0), max(min(q[4] for q in patches) - 1, 0)
+        by1, bx1 = max(q[3] for q in patches) + 1, max(q[5] for q in patches) + 1
+        box_lab = seen_lab[by0:by1, bx0:bx1]
+        body_px = np.zeros(box_lab.shape, seen_lab.dtype)
+        ink_px = np.zeros(box_lab.shape, seen_lab.dtype)
+        for r, c, y0, y1, x0, x1 in patches:
+            body_px[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0] = body_lab[r, c]
+            ink_px[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0] = ink_lab[r, c]
         # Pixels at the letter's edges are between body and ink: not foreign either.
-        near_ink = cv2.dilate((colour_distance(seen_lab, ink_px) <= _FOREIGN).astype(np.uint8), np.ones((3, 3), np.uint8))
-        far_px = ((colour_distance(seen_lab, body_px) > _FOREIGN) & (near_ink == 0)).astype(np.float64)
+        near_ink = cv2.dilate((colour_distance(box_lab, ink_px) <= _FOREIGN).astype(np.uint8), np.ones((3, 3), np.uint8))
+        far_px = ((colour_distance(box_lab, body_px) > _FOREIGN) & (near_ink == 0)).astype(np.float64)
         far_sum = cv2.integral(far_px)
         for r, c, y0, y1, x0, x1 in patches:
-            y1, x1 = min(y1, far_px.shape[0]), min(x1, far_px.shape[1])
-            count = far_sum[y1, x1] - far_sum[y0, x1] - far_sum[y1, x0] + far_sum[y0, x0]
+            ya, yb, xa, xb = y0 - by0, y1 - by0, x0 - bx0, x1 - bx0
+            count = far_sum[yb, xb] - far_sum[ya, xb] - far_sum[yb, xa] + far_sum[ya, xa]
             n_odd = float(count) - (disc_area if token[r, c] else 0.0)
             odd[r, c] = max(0.0, n_odd) / float((y1 - y0) * (x1 - x0))
     return token, sure, odd
@@ -2489,12 +2505,14 @@ def _best_box(body: np.ndarray, sides: range, m: int) -> tuple[float, int, np.nd
     return float(fit[k, iy, ix]), side, centre
 
 
-def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, sides: range, m: int = 4
-              ) -> tuple[float, int, np.ndarray, np.ndarray] | None:
+def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, sides: range, m: int = 4,
+              lab_out: list[np.ndarray] | None = None) -> tuple[float, int, np.ndarray, np.ndarray] | None:
     """A face at full resolution: the box of its body's colour with a gap around it, of one
     of ``sides`` (pixels), within ``m`` pixels of ``centre``. Returns the fit (-1..1), the
     side, the face's centre, and the crop (side + 2m wide around ``centre``) of pixels
-    foreign to the body; None where the crop leaves the board."""
+    foreign to the body; None where the crop leaves the board. ``lab_out``: given, the
+    crop's exposure- and light-normalised 8-bit Lab is appended to it (what find_tokens
+    looks at next)."""
     rect, gain = ev.extra["rectified"], ev.extra["exposure"]
     r, c = rc
     if kind == 1:
@@ -2508,7 +2526,10 @@ def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, 
     if big.shape[:2] != (largest + 2 * m, largest + 2 * m):
         return None
     norm = np.clip(big.astype(np.float32) * (gain / np.maximum(ev.light[r, c], 1e-3)), 0, 255).astype(np.uint8)
-    far = colour_distance(cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32), to_lab(body_bgr)) > _TOKEN_FOREIGN
+    lab = cv2.cvtColor(norm, cv2.COLOR_BGR2LAB).astype(np.float32)
+    if lab_out is not None:
+        lab_out.append(lab)
+    far = colour_distance(lab, to_lab(body_bgr)) > _TOKEN_FOREIGN
     fit, side, at0 = _best_box((~far).astype(np.float32), sides, m)
     mid = (largest + 2 * m - 1) / 2.0
     return fit, side, np.asarray(centre, np.float64) + (at0 - 0.5 - mid), far
