@@ -217,6 +217,10 @@ class Glyphs:
         return len(self.x)
 
 
+_SQUARE3 = np.ones((3, 3), np.uint8)
+_HELD_ROUND = 0.5  # share of the pixels round light ink at the stricter level that its lighter piece must hold (most)
+
+
 def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None) -> Glyphs:
     """Ink components of a letter's size, darker or lighter than their surroundings.
 
@@ -231,22 +235,31 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
     integral = cv2.integral(grey, sdepth=cv2.CV_64F)
     H, W = grey.shape
     pad = max(1, int(round(0.08 * p)))
-    # Ink stands out of the mean of its neighbourhood (dark: by 14 grey levels or more; light:
-    # by more than 14), as OpenCV's adaptive threshold (ADAPTIVE_THRESH_MEAN_C, C = +-14)
-    # takes it: each neighbourhood's mean is worked out once for both polarities (the same
-    # box filter, its border replicated, rounded to bytes).
+    # Ink stands out of the mean of its neighbourhood (dark: by the level, 14 grey levels,
+    # or more; light: by more than it), as OpenCV's adaptive threshold (ADAPTIVE_THRESH_MEAN_C,
+    # C = +-level) takes it: each neighbourhood's mean is worked out once for both polarities
+    # and every level (the same box filter, its border replicated, rounded to bytes).
     blocks = (p | 1, int(round(0.6 * p)) | 1)
     below = {b: grey.astype(np.int16) - cv2.boxFilter(grey, -1, (b, b), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
              for b in blocks}
     for polarity in (1, -1):
         kept_x: list[np.ndarray] = []
         kept_y: list[np.ndarray] = []
-        for block in blocks:
-            ink = ((below[block] <= -14) if polarity > 0 else (below[block] > 14)).view(np.uint8)
+        kept_s: list[np.ndarray] = []
+        # A square's neighbourhood, half a square's, and a square's again at a level three
+        # times as far from the mean, within what the first found too large for a letter: ink
+        # joined there to something no letter is (a token's ring and the tile's outline; a
+        # pale face, lighter than the dark board around it, whose white letter is lighter
+        # still) stands apart at that level.
+        first: tuple[np.ndarray, np.ndarray] | None = None
+        for block, level in ((blocks[0], 14), (blocks[1], 14), (blocks[0], 3 * 14)):
+            ink = ((below[block] <= -level) if polarity > 0 else (below[block] > level)).view(np.uint8)
             # Grana's block-based labelling: the same labels and stats as OpenCV's default
             # (Spaghetti) here, in half its time on these ink maps.
             n, labels, stats, _cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
             x, y, w, h, area = (stats[:, i] for i in range(5))
+            if first is None:
+                first = (labels, np.maximum(w, h) > 0.85 * p)
             fill = area / np.maximum(w * h, 1)
             # A solid block as wide as it is high is no letter (only thin bars, I and l, fill
             # their box): it is a square's plain middle standing out against darker neighbours,
@@ -258,15 +271,40 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
                 (np.maximum(w, h) <= 0.85 * p) & (np.minimum(w, h) >= 0.04 * p)
                 & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08)
             )
+            if level > 14:
+                # (Not a line's piece: the board's lines, joined at the first level into one
+                # net, break into dashes a pixel thin at this one.)
+                ok &= np.minimum(w, h) >= 2
             ok[0] = False
             cx_all = x + w / 2.0 - 0.5
             cy_all = y + h / 2.0 - 0.5
             if kept_x:
-                # The finer neighbourhood adds only what the square's did not find.
-                px_, py_ = np.concatenate(kept_x), np.concatenate(kept_y)
+                # The finer neighbourhood adds only what the square's did not find, or found
+                # only joined with more (a face's body lit apart beside a dark neighbour, with
+                # the letter on it): a glyph much larger than this one is no copy of it. The
+                # stricter level adds only where nothing was found.
+                px_, py_, ps_ = np.concatenate(kept_x), np.concatenate(kept_y), np.concatenate(kept_s)
                 if len(px_):
                     near = (np.abs(cx_all[:, None] - px_[None]) < 0.2 * p) & (np.abs(cy_all[:, None] - py_[None]) < 0.2 * p)
+                    if level == 14:
+                        near &= ps_[None] <= 1.3 * np.maximum(w, h)[:, None] + 2
                     ok &= ~near.any(1)
+            if level > 14 and first is not None:
+                # Only within what the first level found too large: its ink holds this level's
+                # (the same neighbourhood, a level further out), so any pixel tells which.
+                # Light ink, besides, only where that lighter piece holds it all round (a white
+                # letter on a pale face): the lightest patch of a face's own body stands
+                # apart at this level too, at the face's edge.
+                for i in np.nonzero(ok)[0]:
+                    y0_, x0_ = max(0, y[i] - 1), max(0, x[i] - 1)
+                    y1_, x1_ = min(H, y[i] + h[i] + 1), min(W, x[i] + w[i] + 1)
+                    mine = (labels[y0_:y1_, x0_:x1_] == i).view(np.uint8)
+                    ys, xs = np.nonzero(mine)
+                    k = first[0][y0_ + ys[0], x0_ + xs[0]]
+                    ok[i] = bool(first[1][k])
+                    if ok[i] and polarity < 0:
+                        ring = cv2.dilate(mine, _SQUARE3).view(bool) & ~mine.view(bool)
+                        ok[i] = float(np.mean(first[0][y0_:y1_, x0_:x1_][ring] == k)) >= _HELD_ROUND
             fine_pics: dict[int, np.ndarray] = {}
             for i in np.nonzero(ok & solid)[0]:
                 pic = _fine_letter(fine, int(x[i]), int(y[i]), int(w[i]), int(h[i]), polarity) if fine is not None else None
@@ -296,9 +334,16 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
             with np.errstate(invalid="ignore", divide="ignore"):
                 contrast = (box_sum - ink_sum) / rest_n - ink_sum / area[idx]
             strength = np.where(rest_n > 0, contrast * polarity, 0.0).astype(np.float32)
+            if level > 14 and len(idx):
+                # At the stricter level, ink stands that far out of what lies round it in its
+                # own box too: the lightest band of a plain square lit unevenly does not.
+                firm = strength >= level
+                pictures[len(pictures) - len(idx):] = [pic for pic, f in zip(pictures[len(pictures) - len(idx):], firm) if f]
+                idx, strength = idx[firm], strength[firm]
             # Box centres, not centroids: a face centres its letter's box (dots of Ä included or not).
             kept_x.append(cx_all[idx])
             kept_y.append(cy_all[idx])
+            kept_s.append(np.maximum(w[idx], h[idx]))
             parts.append((cx_all[idx], cy_all[idx], w[idx], h[idx], np.full(len(idx), polarity), strength))
     cat = [np.concatenate([q[i] for q in parts]) for i in range(6)]
     f32 = lambda v: v.astype(np.float32)
@@ -605,7 +650,8 @@ def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.n
     return out
 
 
-def glyph_novelty(glyphs: Glyphs, at: np.ndarray, unlike: np.ndarray, geo: Geometry, scale: float) -> np.ndarray:
+def glyph_novelty(glyphs: Glyphs, at: np.ndarray, unlike: np.ndarray, geo: Geometry, scale: float,
+                  exact: bool = False) -> np.ndarray:
     """(R, C) for each square's glyph, the fraction of its box (within the square, at the
     resolution of ``unlike``) unlike its class's picture: a letter of a tile is new there,
     the class's own print is not. NaN where no glyph."""
@@ -616,9 +662,16 @@ def glyph_novelty(glyphs: Glyphs, at: np.ndarray, unlike: np.ndarray, geo: Geome
         i = int(at[r, c])
         cx = (glyphs.x[i] + 0.5) / scale - 0.5 - o / scale - c * n
         cy = (glyphs.y[i] + 0.5) / scale - 0.5 - o / scale - r * n
-        hw, hh = max(1.0, glyphs.w[i] / scale / 2.0), max(1.0, glyphs.h[i] / scale / 2.0)
-        x0, x1 = max(0, int(round(cx - hw))), min(n, int(round(cx + hw)) + 1)
-        y0, y1 = max(0, int(round(cy - hh))), min(n, int(round(cy + hh)) + 1)
+        if exact:
+            # The pixels whose centres the glyph's box holds: a bar one pixel wide is that
+            # pixel, not three of which two are the body beside it.
+            hw, hh = max(0.5, glyphs.w[i] / scale / 2.0), max(0.5, glyphs.h[i] / scale / 2.0)
+            x0, x1 = max(0, int(np.floor(cx - hw + 0.5))), min(n, int(np.floor(cx + hw + 0.5)))
+            y0, y1 = max(0, int(np.floor(cy - hh + 0.5))), min(n, int(np.floor(cy + hh + 0.5)))
+        else:
+            hw, hh = max(1.0, glyphs.w[i] / scale / 2.0), max(1.0, glyphs.h[i] / scale / 2.0)
+            x0, x1 = max(0, int(round(cx - hw))), min(n, int(round(cx + hw)) + 1)
+            y0, y1 = max(0, int(round(cy - hh))), min(n, int(round(cy + hh)) + 1)
         if x1 > x0 and y1 > y0:
             out[r, c] = float(unlike[r, c, y0:y1, x0:x1].mean())
     return out
@@ -952,7 +1005,16 @@ def gather_evidence(
         # ... unless the class has print and the square hides it: something lies over it, and
         # the glyph is no print, however much of the letter lies where the print's strokes lie
         # (a face's white letter on a pale blue double letter's white words).
-        at = np.where(old & ~(print_shown(small, small_geo, classes, old) < _HIDDEN), -1, at)
+        shown = print_shown(small, small_geo, classes, old)
+        keep = shown < _HIDDEN
+        # A class without print has none to take a bar for: there a bar is old only if its
+        # own pixels are the class's (the grid's lines at a square's side). A thin I, a pixel
+        # wide at this scale, is two thirds body in a box that takes in a pixel either side.
+        plain_bar = old & bar & np.isnan(shown)
+        if plain_bar.any():
+            own = glyph_novelty(glyphs, np.where(plain_bar, at, -1), unlike, geo, scale, exact=True)
+            keep |= plain_bar & (own >= _NOVEL_BAR)
+        at = np.where(old & ~keep, -1, at)
     letters = letters or sorted({ch for ch in load_model().classes if ch.isalpha()})
     # Grey at the board's standard exposure (as the half-resolution board): a face's
     # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
