@@ -2916,6 +2916,7 @@ def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> Non
     if len(ev.tile_colours) < 2:
         return
     pols = ev.tile_polarity or [1] * len(ev.tile_colours)
+    usual: dict[int, float] | None = None  # (each set's usual ink, found when first asked)
     white = np.full(3, 255.0, np.float32)
     lines = [to_lab(np.asarray(t, np.float32)[None] * (1.0 - _GLARE_PATH) + white * _GLARE_PATH) for t in ev.tile_colours]
     for rc, ink in inks.items():
@@ -2926,11 +2927,32 @@ def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> Non
             seen = to_lab(ev.stats.body(int(pols[min(j, len(pols) - 1)]))[rc] / ev.light[rc])
             d[j] = float(colour_distance(line, seen).min())
         j0, best = int(ev.tile_set[rc]), int(np.argmin(d))
+        # Glare mixes white into the ink as much as into the body: a face under glare shows
+        # its ink fainter than its set's usual, never stronger. A face whose ink is whole
+        # for the set its colour is nearest and stronger than the other set's usual is no
+        # face of that other set washed out (an ivory face lit a little off its colour).
         if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
+            usual = _usual_contrast(ev, inks) if usual is None else usual
+            if j0 in usual and best in usual:
+                strength = ink.contrast / float(luminance(ev.light[rc]))
+                if strength >= _FADED * usual[j0] and strength > usual[best]:
+                    continue
             ev.tile_set[rc] = best
 
 
 _FADED = 0.75  # of its set's usual ink contrast, below which a face's ink is washed out
+
+
+def _usual_contrast(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> dict[int, float]:
+    """Each set's usual ink contrast (relative to the light at its square) over its lettered
+    faces seen without glare (near the set's colour), for sets with three such faces."""
+    usual: dict[int, float] = {}
+    for j in range(len(ev.tile_colours)):
+        cs = [ink.contrast / float(luminance(ev.light[rc])) for rc, ink in inks.items()
+              if ink.glyph is not None and ev.tile_set[rc] == j and ev.d_tile[rc] <= _GLARE_OFF]
+        if len(cs) >= 3:
+            usual[j] = float(np.median(cs))
+    return usual
 
 
 def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
@@ -2951,11 +2973,14 @@ def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> No
     lum = luminance(ev.light)
     white = _board_white(ev)
     lettered = [rc for rc, ink in inks.items() if ink.glyph is not None]
-    usual: dict[int, float] = {}
-    for j in range(n):
-        cs = [inks[rc].contrast / lum[rc] for rc in lettered if ev.tile_set[rc] == j and ev.d_tile[rc] <= _GLARE_OFF]
-        if len(cs) >= 3:
-            usual[j] = float(np.median(cs))
+    usual = _usual_contrast(ev, inks)
+    # A set with too few faces seen plainly to say its own usual ink: the board's usual over
+    # every set's plain faces (sets print with inks of about one strength, 0.5-0.7).
+    pooled = [inks[rc].contrast / lum[rc] for rc in lettered if ev.d_tile[rc] <= _GLARE_OFF]
+    if len(pooled) >= 3:
+        board = float(np.median(pooled))
+        for j in range(n):
+            usual.setdefault(j, board)
     for rc in lettered:
         ink, j0 = inks[rc], int(ev.tile_set[rc])
         if j0 not in usual or ink.contrast / lum[rc] >= _FADED * usual[j0]:

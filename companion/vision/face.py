@@ -20,6 +20,8 @@ import numpy as np
 
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
 _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
+_PRINTED = 0.5  # level of ink (0..1) print reaches somewhere: the letter's level
+_STANDS_OUT = 0.15  # ink (0..1) by which a digit found at the letter's level is darker than the rim it touched
 _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body, at most
 # How far the value digits' middle lies from the letter's, on its nearer and its farther
 # axis, in face sizes (the renderer's faces: 0.23..0.40; a little room either side).
@@ -203,6 +205,26 @@ def _on_a_line(stats: list[list[int]], i: int, face_px: float) -> bool:
     return False
 
 
+def _stands_out(ink: np.ndarray, faint_labels: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bool:
+    """Whether the component ``i`` of ``labels`` (found at the letter's level of ink) is
+    darker than the rest of the paler piece (``faint_labels``, at the digits' level) it is
+    part of by ``_STANDS_OUT``: a digit printed on the rim's paler line, not a dark stretch of
+    the rim itself."""
+    x, y, bw, bh, _ = stat
+    h, w = ink.shape
+    mine = labels[y : y + bh, x : x + bw] == i
+    ids = np.unique(faint_labels[y : y + bh, x : x + bw][mine])
+    ids = ids[ids > 0]
+    rest = faint_labels == ids[0] if len(ids) == 1 else np.isin(faint_labels, ids)
+    # (Without the piece itself and its blurred rim, a pixel round it.)
+    x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + bw + 1), min(h, y + bh + 1)
+    grown = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    grown[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw] = mine
+    rest[y0:y1, x0:x1] &= cv2.dilate(grown, _SQUARE3) == 0
+    peak = float(ink[y : y + bh, x : x + bw][mine].max())
+    return not rest.any() or peak >= float(ink[rest].max()) + _STANDS_OUT
+
+
 def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
     """Whether a component in a face's corner may be a token's disc rather than value
     digits, though smaller than a whole token (a token whose rim is too faint to count as ink
@@ -344,8 +366,11 @@ def split_face(
     def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
         dn, dlabels, dstats_arr, dcents_arr = _components(faint)
         dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
+        return dlabels, dstats, dcents, candidates_of(dlabels, dstats, dcents, range(1, dn))
+
+    def candidates_of(dlabels: np.ndarray, dstats: list, dcents: list, ids) -> list[int]:
         digits = []
-        for i in range(1, dn):
+        for i in ids:
             x, y, bw, bh, area = dstats[i]
             if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
                 continue
@@ -369,15 +394,50 @@ def split_face(
             off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
             if small and in_corner and off_box and not _on_a_line(dstats, i, face_px):
                 digits.append(i)
-        return dlabels, dstats, dcents, digits
+        return digits
 
     dlabels, dstats, dcents, digits = candidates(faint)
+    faint_labels = dlabels
     if not digits:
         # The value printed near the face's rim can touch the rim's dark line (or the
         # shadow past it) and go with it out of the face: take long straight lines out.
         lines = _long_lines(faint, face_px)
         if lines is not None:
             dlabels, dstats, dcents, digits = candidates(faint & ~lines)
+
+    def usual_place(stats: list[list[int]]) -> bool:
+        # (As the value's corner is judged below: the middle of the ink in one corner where
+        # values are printed.)
+        x0_, y0_ = min(st[0] for st in stats), min(st[1] for st in stats)
+        x1_, y1_ = max(st[0] + st[2] for st in stats), max(st[1] + st[3] for st in stats)
+        ox, oy = abs((x0_ + x1_) / 2.0 - lcx) / face_px, abs((y0_ + y1_) / 2.0 - lcy) / face_px
+        return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
+
+    def printed(labels: np.ndarray, stat: list[int], i: int) -> bool:
+        x, y, bw, bh, _ = stat
+        return float(ink[y : y + bh, x : x + bw][labels[y : y + bh, x : x + bw] == i].max()) > _PRINTED
+
+    def corners(ids: list[int], cents: list) -> list[list[int]]:
+        by: dict[tuple[int, int], list[int]] = {}
+        for i in ids:
+            by.setdefault((1 if cents[i][0] > cx0 else -1, 1 if cents[i][1] > cy0 else -1), []).append(i)
+        return list(by.values())
+
+    if not any(usual_place([dstats[i] for i in g]) and any(printed(dlabels, dstats[i], i) for i in g)
+               for g in corners(digits, dcents)):
+        # A "1" in line with the rim, or touching the rim's rounded corner, is one piece with
+        # it at the digits' paler level; at the letter's own level the paler rim falls away.
+        # Only print darker than the rest of the piece it was part of: a rim as dark as
+        # print breaks at this level into pieces of itself, no darker than the rest. Such
+        # print is taken before pale ink that never reaches the letter's level (a rounded
+        # corner's rim, a shadow): small digits blur as pale, so pale ink stays the value
+        # where nothing printed is found.
+        # (The letter's level was cut already: its pieces other than the letter's.)
+        found = candidates_of(labels, stats, cents, others)
+        stand = [i for g in corners(found, cents) if usual_place([stats[i] for i in g])
+                 for i in g if _stands_out(ink, faint_labels, labels, stats[i], i)]
+        if stand:
+            dlabels, dstats, dcents, digits = labels, stats, cents, stand
     # Ink of this face that is neither letter nor value digits (a token, a smudge).
     digit_set = set(digits)
     stray = sum(
