@@ -28,7 +28,10 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    glare on an empty neighbour too, is no longer held a face by its colour.
    Where colour leaves a face without ink and an empty square close, a tile's own outline
    (:mod:`companion.vision.outline`: the rounded corners of a face-sized box, against this
-   photo's lettered faces and its class's empty squares, inner or on the edge) weighs in.
+   photo's lettered faces and its class's empty squares, inner or on the edge) weighs in,
+   and so does its rim (:mod:`companion.vision.rims`: across each side with an empty
+   neighbour, the bevel, the slab's wall turned to the camera and its shadow, against the
+   nearest lettered faces' and empty squares').
 4. **Faces.** Each face is found around its letter (or, without one, around its square moved
    as the faces nearby are) as the box of body colour with a gap around it; a square's pitch
    around it is cut out and its ink split into the letter (with its diacritics) and the value

@@ -17,7 +17,8 @@ its wall, its shadow), which an empty square next to a tile shows too.
 Profiles run across each side's middle half (clear of the corners, where a neighbour's turned
 corner may reach), as grey relative to the square's inside just within the rim, at insets from outside
 the square to inside it. A tile lies up to about a tenth of a square off its square's centre,
-so profiles are compared at the best of a few small shifts.
+so profiles are compared with the faces' at the best of a few small shifts; with the empty
+squares' only within a pixel (their grid lines lie where the grid was found).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import numpy as np
 INSETS = np.arange(-8, 17)  # px from the square's side inwards (negative: outside it)
 BAND = (INSETS >= -3) & (INSETS <= 10)  # what is compared: the side's line, the face's rim
 INSIDE = (6, 12)  # px from the sides between which a face's body lies, mostly clear of its rim and ink
-SHIFT = 3  # px a profile may slide against a template (a tile lies off its square's centre)
+SHIFT = 3  # px a profile may slide against the faces' (a tile lies off its square's centre)
+GRID_SHIFT = 1  # px it may slide against the empty squares' (a grid line lies where the grid is)
 _ALONG = 13  # samples along the middle half of a side
 ACROSS = ((0, -1), (0, 1), (-1, 0), (1, 0))  # the neighbour across the left, right, top, bottom side
 
@@ -57,12 +59,12 @@ def side_profiles(grey: np.ndarray, cx: np.ndarray, cy: np.ndarray, cell_px: flo
     return v.mean(-1) / np.maximum(np.median(ring, axis=1), 8.0)[:, None, None]
 
 
-def _misfit(profiles: np.ndarray, template: np.ndarray) -> np.ndarray:
+def _misfit(profiles: np.ndarray, template: np.ndarray, shift: int) -> np.ndarray:
     """(N,) mean squared difference over the band between each profile (N, I) and the
-    template (I,), at the best shift of the profile."""
+    template (I,), at the best shift of the profile up to ``shift`` px."""
     band = np.nonzero(BAND)[0]
     best = np.full(len(profiles), np.inf, np.float32)
-    for s in range(-SHIFT, SHIFT + 1):
+    for s in range(-shift, shift + 1):
         best = np.minimum(best, np.mean((profiles[:, band + s] - template[band]) ** 2, axis=1))
     return best
 
@@ -75,8 +77,8 @@ def side_score(square: np.ndarray, tiles: np.ndarray, empties: np.ndarray) -> fl
     the two medians lie against the references' own typical misfit (where faces show no rim
     unlike an empty square's, under the camera, nothing is said)."""
     t, e = np.median(tiles, 0), np.median(empties, 0)
-    spread = (float(np.median(_misfit(tiles, t))) + float(np.median(_misfit(empties, e)))) / 2
-    apart = float(_misfit(t[None], e)[0])
-    d_t = float(_misfit(square[None], t)[0])
-    d_e = float(_misfit(square[None], e)[0])
+    spread = (float(np.median(_misfit(tiles, t, SHIFT))) + float(np.median(_misfit(empties, e, GRID_SHIFT)))) / 2
+    apart = float(_misfit(t[None], e, GRID_SHIFT)[0])
+    d_t = float(_misfit(square[None], t, SHIFT)[0])
+    d_e = float(_misfit(square[None], e, GRID_SHIFT)[0])
     return (d_e - d_t) / max(d_e + d_t, 1e-6) * apart / (apart + spread + 1e-6)
