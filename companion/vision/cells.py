@@ -28,7 +28,10 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    glare on an empty neighbour too, is no longer held a face by its colour.
    Where colour leaves a face without ink and an empty square close, a tile's own outline
    (:mod:`companion.vision.outline`: the rounded corners of a face-sized box, against this
-   photo's lettered faces and its class's empty squares, inner or on the edge) weighs in.
+   photo's lettered faces and its class's empty squares, inner or on the edge) weighs in,
+   and so does its rim (:mod:`companion.vision.rims`: across each side with an empty
+   neighbour, the bevel, the slab's wall turned to the camera and its shadow, against the
+   nearest lettered faces' and empty squares').
 4. **Faces.** Each face is found around its letter (or, without one, around its square moved
    as the faces nearby are) as the box of body colour with a gap around it; a square's pitch
    around it is cut out and its ink split into the letter (with its diacritics) and the value
@@ -1657,6 +1660,101 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     return out
 
 
+_RIM_TILES = 8  # lettered faces nearest a square whose rims it is compared with (same camera angle)
+_RIM_EMPTIES = 16  # empty squares of its print nearest it
+_RIM_LEAST = (3, 5)  # fewer faces, or empty squares, with that side free: that side is not compared
+_RIM_WEIGHT = 2.5  # log-likelihood per unit of the sides' summed score (each -1..1)
+
+
+def _rim_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray:
+    """(R, C) log-likelihood of a tile's rim against an empty square's
+    (:mod:`companion.vision.rims`: what shows across each side whose neighbour is empty, the
+    bevel, the slab's side wall turned to the camera, its foot and shadow, against the lettered
+    faces nearest the square and the nearest empty squares of its print), on the squares where
+    the outline is asked (no letter; colour leaves face-up and empty close). Not added to
+    ``scores``: the caller adds it."""
+    R, C = ev.d_empty.shape
+    held = scores[..., 1]
+    ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
+           & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is not None:
+        ask &= ~borrowed
+    total = np.zeros((R, C), np.float32)
+    for (r, c), _, score in _rim_sides(ev, geo, scores, ask):
+        total[r, c] += score
+    return np.clip(_RIM_WEIGHT * total, -_CAP_RIM, _CAP_RIM)
+
+
+def _rim_sides(ev: Evidence, geo: Geometry, scores: np.ndarray, ask: np.ndarray
+               ) -> list[tuple[tuple[int, int], int, float]]:
+    """(square, side, score) of every side of the ``ask`` squares that can be compared (see
+    :func:`_rim_evidence`)."""
+    from companion.vision.rims import ACROSS, side_profiles, side_score
+
+    R, C = ev.d_empty.shape
+    if not ask.any():
+        return []
+    probs = _softmax(scores)
+    empty_now = scores.argmax(-1) == 0
+    # free[r, c, k]: the neighbour across side k is on the board and empty.
+    free = np.zeros((R, C, 4), bool)
+    for k, (dr, dc) in enumerate(ACROSS):
+        pad = np.pad(empty_now, 1)
+        free[..., k] = pad[1 + dr : 1 + dr + R, 1 + dc : 1 + dc + C]
+    classes = ev.extra.get("classes")
+    classes = np.zeros((R, C), np.int32) if classes is None else classes
+    tile_ref = ev.glyph_ok & (probs[..., 1] > 0.8)
+    # Empty references: every square now taken for empty, asked or not (on a board of nearly
+    # a pale set's colour every empty square is asked, and blanks are few among them).
+    empty_ref = (ev.glyph_at < 0) & empty_now
+    if tile_ref.sum() < _RIM_LEAST[0]:
+        return []
+
+    def nearest(mask: np.ndarray, r: int, c: int, n: int) -> np.ndarray:
+        at = np.argwhere(mask)
+        d = np.maximum(np.abs(at[:, 0] - r), np.abs(at[:, 1] - c))
+        return at[np.argsort(d, kind="stable")[:n]]
+
+    grey = cv2.cvtColor(ev.extra["rectified"], cv2.COLOR_BGR2GRAY)
+    p, o = geo.cell_px, int(round(geo.origin))
+    plans = []  # (square, side, tile refs, empty refs)
+    for r, c in np.argwhere(ask):
+        # Ink in the middle (a premium's print, a letter missed) is other evidence, as for the
+        # outline.
+        if _inked(grey[o + r * p : o + (r + 1) * p, o + c * p : o + (c + 1) * p]):
+            continue
+        mine = tile_ref & (ev.tile_set == ev.tile_set[r, c])
+        for k in range(4):
+            if not free[r, c, k]:
+                continue
+            t = mine & free[..., k]
+            if t.sum() < _RIM_LEAST[0]:
+                t = tile_ref & free[..., k]
+            e = empty_ref & free[..., k] & (classes == classes[r, c])
+            e[r, c] = False
+            if t.sum() < _RIM_LEAST[0] or e.sum() < _RIM_LEAST[1]:
+                continue
+            plans.append(((int(r), int(c)), k, nearest(t, r, c, _RIM_TILES), nearest(e, r, c, _RIM_EMPTIES)))
+    if not plans:
+        return []
+    squares = sorted({(int(a), int(b)) for _, _, t, e in plans for a, b in np.concatenate([t, e])}
+                     | {sq for sq, _, _, _ in plans})
+    index = {sq: i for i, sq in enumerate(squares)}
+    at = np.array(squares)
+    cx, cy = geo.centre(at[:, 0], at[:, 1])
+    prof = side_profiles(grey, np.asarray(cx, np.float32), np.asarray(cy, np.float32), geo.cell_px)
+    out = []
+    for sq, k, t, e in plans:
+        ti = [index[(int(a), int(b))] for a, b in t]
+        ei = [index[(int(a), int(b))] for a, b in e]
+        out.append((sq, k, side_score(prof[index[sq], k], prof[ti, k], prof[ei, k])))
+    return out
+
+
+_CAP_RIM = 3.0  # as the outline's: evidence, never proof
+
+
 def _softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     z = z - z.max(axis=axis, keepdims=True)
     e = np.exp(z)
@@ -2760,8 +2858,12 @@ def read_board_cells(
     ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet))
     scores = kind_scores(ev)
     _glare_explained(ev, geo, scores)
-    # Where colour leaves a pale face and an empty square close, a tile's own outline decides.
+    # Where colour leaves a pale face and an empty square close, a tile's own outline decides:
+    # its rounded corners, and its rim across the sides (both asked on the same squares).
+    rims = _rim_evidence(ev, geo, scores)
     ev.extra["outline"] = _outline_evidence(ev, geo, scores)
+    scores[..., 1] += rims
+    ev.extra["rims"] = rims
     _shade_explained(ev, scores)
     probs = _softmax(scores)
     kind_idx = _glare_kinds(ev, scores)
