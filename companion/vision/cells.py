@@ -1566,6 +1566,21 @@ def _inked(square: np.ndarray) -> bool:
     return bool((hi - lo) / max(float(np.median(middle)), 8.0) > _INKED)
 
 
+def _outline_asked(ev: Evidence, scores: np.ndarray) -> np.ndarray:
+    """(R, C) the squares a tile's own shape is asked about (its outline, its rim): no letter,
+    colour leaving face-up and empty within ``_OUTLINE_WINDOW``, face-up the likelier held
+    kind, and either kind likelier than the outlier floor; not where the square's class
+    borrows its empty look (too small a class to know its own empty look knows no outline
+    or rim of its own either)."""
+    held = scores[..., 1]
+    ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
+           & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is not None:
+        ask &= ~borrowed
+    return ask
+
+
 def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray:
     """(R, C) log-likelihood of a tile's own outline against an empty square's
     (:mod:`companion.vision.outline`), added in place to ``scores``' face-up kind, on squares
@@ -1583,13 +1598,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     inner[1:-1, 1:-1] = True
     # Face up against empty only: a back's ribs and its colour's own contrast are unlike the
     # lettered faces the outline is measured against (and a back is told from a face by colour).
-    held = scores[..., 1]
-    ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
-           & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
-    borrowed = ev.extra.get("borrowed")
-    if borrowed is not None:
-        # A class too small to know its own empty look knows no outline of its own either.
-        ask &= ~borrowed
+    ask = _outline_asked(ev, scores)
     if not ask.any():
         return out
     probs = _softmax(scores)
@@ -1674,14 +1683,8 @@ def _rim_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray
     the outline is asked (no letter; colour leaves face-up and empty close). Not added to
     ``scores``: the caller adds it."""
     R, C = ev.d_empty.shape
-    held = scores[..., 1]
-    ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
-           & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
-    borrowed = ev.extra.get("borrowed")
-    if borrowed is not None:
-        ask &= ~borrowed
     total = np.zeros((R, C), np.float32)
-    for (r, c), _, score in _rim_sides(ev, geo, scores, ask):
+    for (r, c), _, score in _rim_sides(ev, geo, scores, _outline_asked(ev, scores)):
         total[r, c] += score
     return np.clip(_RIM_WEIGHT * total, -_CAP_RIM, _CAP_RIM)
 

@@ -12,7 +12,7 @@ from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 from companion.vision.render import RenderedScene, render
-from companion.vision.scene import SceneSpec
+from companion.vision.scene import SceneSpec, preset
 
 
 def read_rendered(spec: SceneSpec, seed: int, found_grid: bool = True) -> tuple[RenderedScene, dict]:
@@ -26,3 +26,17 @@ def read_rendered(spec: SceneSpec, seed: int, found_grid: bool = True) -> tuple[
     top = rectify(scene.image, location, CELL_PX, MARGIN)
     reading = read_board_cells(top, CELL_PX, MARGIN, STANDARD, get_tileset(spec.tileset), profile=profile)
     return scene, {(c.row, c.col): c for c in reading.cells}
+
+
+def faces_misread(cases: dict[int, list[tuple[int, int]]]) -> list[tuple[int, tuple[int, int], object]]:
+    """Of the named squares of mounted development scenes (seed: squares), each holding a face
+    in truth, those not read as a face with its letter: (seed, square, reading)."""
+    wrong = []
+    for seed, squares in cases.items():
+        scene, cells = read_rendered(preset("mounted", np.random.default_rng(seed), features=True), seed)
+        for rc in squares:
+            truth = scene.truth.cell(*rc)
+            assert truth.kind == "tile", (seed, rc, truth)
+            if (cells[rc].kind, cells[rc].letter) != ("tile", truth.letter):
+                wrong.append((seed, rc, cells[rc]))
+    return wrong
