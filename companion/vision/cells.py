@@ -221,6 +221,7 @@ class Glyphs:
 
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
+_LETTER_OFF = 0.2  # squares a letter's box centre lies off its square's middle at most (ink found at the stricter level)
 _HELD_ROUND = 0.5  # share of the pixels round light ink at the stricter level that its lighter piece must hold (most)
 
 
@@ -276,8 +277,15 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
             )
             if level > 14:
                 # (Not a line's piece: the board's lines, joined at the first level into one
-                # net, break into dashes a pixel thin at this one.)
+                # net, break into dashes a pixel thin at this one.) And only where a face's
+                # letter lies, about its square's middle (a tile lies at most about a tenth of a
+                # square off its square, its letter centred on it): this level finds the darkest
+                # or lightest patch of many a thing besides, off the middle (a blank's shadowed
+                # edge, the lit corner of an empty square beside a tile).
                 ok &= np.minimum(w, h) >= 2
+                off_x = ((x + w / 2.0 - geo.origin) / p) % 1.0 - 0.5
+                off_y = ((y + h / 2.0 - geo.origin) / p) % 1.0 - 0.5
+                ok &= (np.abs(off_x) <= _LETTER_OFF) & (np.abs(off_y) <= _LETTER_OFF)
             ok[0] = False
             cx_all = x + w / 2.0 - 0.5
             cy_all = y + h / 2.0 - 0.5
