@@ -21,7 +21,14 @@ if sys.argv[1] == "keep":
     from companion.heap import keep_freed_memory
     assert keep_freed_memory() and keep_freed_memory()
 else:
-    # read_board keeps freed memory itself: glibc's own behaviour is measured with that off.
+    # read_board keeps freed memory itself: glibc's own behaviour is measured with that off,
+    # its thresholds pinned at their starting values (128 KiB). glibc otherwise raises them
+    # to the largest buffer freed so far, so whether a reading's buffers are mapped afresh
+    # hangs on the order the reader happens to allocate them in (a buffer larger than any
+    # freed before is mapped and unmapped again); pinned, every large buffer is.
+    import ctypes, ctypes.util
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    assert libc.mallopt(-3, 128 * 1024) and libc.mallopt(-1, 128 * 1024)  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
     import companion.heap
     companion.heap.keep_freed_memory = lambda: False
 from companion.vision.reader import read_file
@@ -46,6 +53,7 @@ def test_a_reading_reuses_the_memory_of_the_one_before(tmp_path):
     photo = tmp_path / "board.jpg"
     cv2.imwrite(str(photo), render.render(scene.preset("mounted", np.random.default_rng(1)), 1).image)
     default, kept = _faults("default", photo), _faults("keep", photo)
-    # By default glibc maps each large buffer afresh and gives it back when freed: the pages
-    # are faulted in and zeroed again at every reading. Kept, the readings before serve it.
+    # glibc at its starting thresholds maps each large buffer afresh and gives it back when
+    # freed: the pages are faulted in and zeroed again at every reading. Kept, the readings
+    # before serve it, whatever order they were allocated in.
     assert kept < 0.2 * default, (default, kept)
