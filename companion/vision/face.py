@@ -406,8 +406,8 @@ def split_face(
             dlabels, dstats, dcents, digits = candidates(faint & ~lines)
 
     def usual_place(stats: list[list[int]]) -> bool:
-        # (As the value's corner is judged below: the middle of the ink in one corner where
-        # values are printed.)
+        # Value digits are printed at one place on every face: their middle a third of the
+        # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces).
         x0_, y0_ = min(st[0] for st in stats), min(st[1] for st in stats)
         x1_, y1_ = max(st[0] + st[2] for st in stats), max(st[1] + st[3] for st in stats)
         ox, oy = abs((x0_ + x1_) / 2.0 - lcx) / face_px, abs((y0_ + y1_) / 2.0 - lcy) / face_px
@@ -417,14 +417,14 @@ def split_face(
         x, y, bw, bh, _ = stat
         return float(ink[y : y + bh, x : x + bw][labels[y : y + bh, x : x + bw] == i].max()) > _PRINTED
 
-    def corners(ids: list[int], cents: list) -> list[list[int]]:
+    def by_corner(ids: list[int], cents: list) -> dict[tuple[int, int], list[int]]:
         by: dict[tuple[int, int], list[int]] = {}
         for i in ids:
             by.setdefault((1 if cents[i][0] > cx0 else -1, 1 if cents[i][1] > cy0 else -1), []).append(i)
-        return list(by.values())
+        return by
 
     if not any(usual_place([dstats[i] for i in g]) and any(printed(dlabels, dstats[i], i) for i in g)
-               for g in corners(digits, dcents)):
+               for g in by_corner(digits, dcents).values()):
         # A "1" in line with the rim, or touching the rim's rounded corner, is one piece with
         # it at the digits' paler level; at the letter's own level the paler rim falls away.
         # Only print darker than the rest of the piece it was part of: a rim as dark as
@@ -434,7 +434,7 @@ def split_face(
         # where nothing printed is found.
         # (The letter's level was cut already: its pieces other than the letter's.)
         found = candidates_of(labels, stats, cents, others)
-        stand = [i for g in corners(found, cents) if usual_place([stats[i] for i in g])
+        stand = [i for g in by_corner(found, cents).values() if usual_place([stats[i] for i in g])
                  for i in g if _stands_out(ink, faint_labels, labels, stats[i], i)]
         if stand:
             dlabels, dstats, dcents, digits = labels, stats, cents, stand
@@ -448,10 +448,7 @@ def split_face(
     digit_out: list[tuple[np.ndarray, float, float]] = []
     if digits:
         # One corner holds the value; digits in another are a neighbour's, seen past the edge.
-        groups: dict[tuple[int, int], list[int]] = {}
-        for i in digits:
-            key = (1 if dcents[i][0] > cx0 else -1, 1 if dcents[i][1] > cy0 else -1)
-            groups.setdefault(key, []).append(i)
+        groups = by_corner(digits, dcents)
 
         def weight(k: tuple[int, int]) -> float:
             # Own digits sit inside the face; a neighbour's shows right at the crop's edge.
@@ -477,20 +474,12 @@ def split_face(
                 if disc_a != disc_b and tall:
                     token_like.add(ka if disc_a else kb)
 
-        # Value digits are printed at one place on every face: their middle a third of the
-        # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces).
-        # Ink in a corner much nearer the letter (a serif broken off it) or at the face's
-        # very edge (the tile's rim, a shadow line, a neighbour's edge) is not the value,
-        # and taking it as the value would say a wrong turn: better no corner at all.
+        # Ink in a corner off the value's usual place, much nearer the letter (a serif broken
+        # off it) or at the face's very edge (the tile's rim, a shadow line, a neighbour's
+        # edge), is not the value, and taking it as the value would say a wrong turn: better
+        # no corner at all.
         def typical(k: tuple[int, int]) -> bool:
-            g = groups[k]
-            gx0 = min(dstats[i][0] for i in g)
-            gy0 = min(dstats[i][1] for i in g)
-            gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
-            gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
-            ox = abs((gx0 + gx1) / 2.0 - lcx) / face_px
-            oy = abs((gy0 + gy1) / 2.0 - lcy) / face_px
-            return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
+            return usual_place([dstats[i] for i in groups[k]])
 
         def ring(k: tuple[int, int]) -> bool:
             # A token's rim broken into arcs (glare, a faint rim): three or more pieces
