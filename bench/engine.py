@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from companion.core.gcg import Exchange, Pass, Play, decode_gcg, parse_gcg
+from companion.core.gcg import decode_gcg, parse_gcg
 from companion.core.board import Board
 from companion.core.tiles import BLANK, get_tileset
 from companion.engine import dawg as dawg_module

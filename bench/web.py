@@ -22,7 +22,6 @@ import http.client
 import json
 import os
 import queue
-import statistics
 import subprocess
 import sys
 import threading

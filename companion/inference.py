@@ -32,7 +32,7 @@ from typing import Container, Mapping, Sequence
 
 from companion.core.board import Board, Coord, Tile
 from companion.core.move import Placement, PlacedTile, format_square
-from companion.core.tiles import BLANK, TileSet
+from companion.core.tiles import TileSet
 from companion.core.words import words_formed
 from companion.rules.common import geometry_error
 from companion.vision.reading import BLANK_FACE, CellReading

@@ -37,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from companion.core.board import Board, Direction, Layout
+from companion.core.board import Board, Direction
 from companion.core.move import PlacedTile, Placement, format_position
 from companion.core.tiles import BLANK, TileSet
 from companion.engine import native
@@ -157,7 +157,7 @@ class Analysis:
         lmul = [[p.letter_multiplier for p in row] for row in layout.premiums]
         wmul = [[p.word_multiplier for p in row] for row in layout.premiums]
         everything = (1 << len(dawg.alphabet)) - 1
-        first, final, mask, letter, child = dawg.first, dawg.final, dawg.mask, dawg.letter, dawg.child
+        first, final, letter, child = dawg.first, dawg.final, dawg.letter, dawg.child
         self.frames = []
         for d in (0, 1):
             frame = _Frame()

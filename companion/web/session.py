@@ -45,7 +45,6 @@ from companion.core.gcg import (
     write_gcg,
 )
 from companion.core.move import format_square, notation_of, parse_position, placement_from_notation
-from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
 from companion.errors import CompanionError
 from companion.rules import classic
@@ -464,7 +463,7 @@ class ClassicSession:
         record = GameRecord(
             players=players,
             events=tuple(events),
-            title=f"Classic Scrabble at the companion's table",
+            title="Classic Scrabble at the companion's table",
             lexicon=state.options.tileset,
             tile_set=state.options.tileset,
             incomplete=None if state.over else "",
@@ -694,7 +693,7 @@ def _square(text: str, board: Board) -> Coord:
     """``H8`` (GCG's square name: column letter, row number) or ``8H``."""
     try:
         coord, _ = parse_position(text, board.layout)
-    except CompanionError as exc:
+    except CompanionError:
         raise ActionError(f"square {text!r}: like H8 (column letter, row number)") from None
     return coord
 

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import pytest
 
 from companion.core.board import Board
 from companion.core.tiles import get_tileset

@@ -1,5 +1,4 @@
 import importlib.util
-import sys
 from pathlib import Path
 
 import pytest

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
@@ -10,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.reading import BoardReading
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
