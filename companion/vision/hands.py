@@ -43,6 +43,7 @@ import numpy as np
 from companion.core.board import Premium, layout_for_grid
 from companion.errors import CompanionError
 from companion.vision.grid import GridLocation, rectify
+from companion.vision.medians import median
 from companion.vision.reading import BoardReading
 
 CELL_PX = 16  # pixels per square of the board view: enough for grid lines, cheap on a Pi
@@ -155,7 +156,7 @@ def _line_evidence(
         centres = m + np.arange(n_lines + 1) * cell_px
         p = prof[:, centres[:, None] + t[None, :], :]  # (n_along, n_lines + 1, band, channels)
         bend = np.abs(p[:, :, 2:] - 2 * p[:, :, 1:-1] + p[:, :, :-2]).sum(-1)  # (n_along, lines, band - 2)
-        typical = np.median(bend, axis=0)  # (lines, band - 2): the line's own shape
+        typical = median(bend, axis=0)  # (lines, band - 2): the line's own shape
         typical = typical[:, :-2] + typical[:, 1:-1] + typical[:, 2:]
         offset = t[2:-2][np.argmax(typical, axis=1)]  # (lines,)
         offset = np.clip(offset, -(band - win), band - win)
