@@ -43,6 +43,7 @@ import numpy as np
 from companion.core.board import Premium, layout_for_grid
 from companion.errors import CompanionError
 from companion.vision.grid import GridLocation, rectify
+from companion.vision.medians import median
 from companion.vision.reading import BoardReading
 
 CELL_PX = 16  # pixels per square of the board view: enough for grid lines, cheap on a Pi
@@ -155,7 +156,7 @@ def _line_evidence(
         centres = m + np.arange(n_lines + 1) * cell_px
         p = prof[:, centres[:, None] + t[None, :], :]  # (n_along, n_lines + 1, band, channels)
         bend = np.abs(p[:, :, 2:] - 2 * p[:, :, 1:-1] + p[:, :, :-2]).sum(-1)  # (n_along, lines, band - 2)
-        typical = np.median(bend, axis=0)  # (lines, band - 2): the line's own shape
+        typical = median(bend, axis=0)  # (lines, band - 2): the line's own shape
         typical = typical[:, :-2] + typical[:, 1:-1] + typical[:, 2:]
         offset = t[2:-2][np.argmax(typical, axis=1)]  # (lines,)
         offset = np.clip(offset, -(band - win), band - win)
@@ -348,10 +349,28 @@ def _analyse(
     return occlusion, present, {"lost": lost, "vertical": vertical, "horizontal": horizontal}
 
 
-def detect_hands(image: np.ndarray, location: GridLocation) -> Hands:
-    """Hands over the board in one frame, from the board's lattice alone (no history)."""
+def view_from_rectified(top_down: np.ndarray, cell_px: int, margin: float) -> np.ndarray | None:
+    """The :func:`board_view` out of a board already seen from straight above (the reader's
+    :func:`companion.vision.grid.rectify`, ``cell_px`` a square, ``margin`` squares around
+    the grid), shrunk by area: the photo is then warped once a reading, not twice. None when
+    that view's squares are no whole multiple of :data:`CELL_PX` or its margin is another."""
+    factor = cell_px // CELL_PX
+    if factor < 1 or cell_px % CELL_PX or margin != MARGIN:
+        return None
+    if top_down.ndim == 2:
+        top_down = cv2.cvtColor(top_down, cv2.COLOR_GRAY2BGR)
+    if factor == 1:
+        return top_down
+    h, w = top_down.shape[:2]
+    return cv2.resize(top_down, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+
+
+def detect_hands(image: np.ndarray, location: GridLocation, view: np.ndarray | None = None) -> Hands:
+    """Hands over the board in one frame, from the board's lattice alone (no history).
+    ``view``: the board at :data:`CELL_PX` a square when the caller has it
+    (:func:`view_from_rectified`)."""
     t0 = time.perf_counter()
-    view = board_view(image, location)
+    view = board_view(image, location) if view is None else view
     occlusion, present, extra = _analyse(view, log_view(view), location.rows, location.cols)
     return Hands(occlusion, present, False, (time.perf_counter() - t0) * 1000.0, extra)
 

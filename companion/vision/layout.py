@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.core.board import Layout, Premium, layout_for_grid
 from companion.errors import CompanionError
+from companion.vision.medians import median
 from companion.vision.probe import Probe
 
 PLAIN_RADIUS = 30.0  # colour distance (0..255 per channel) within which squares look alike
@@ -63,7 +64,7 @@ def cell_colours(probe: Probe, h: np.ndarray, rows: int, cols: int, margin: int)
     ci = (centre_c[:, None] + u[None, :]).ravel()
     vals = view[ri][:, ci].reshape(n_r, 3, n_c, 3, -1)
     vals = vals.transpose(0, 2, 1, 3, 4).reshape(n_r, n_c, 9, -1)
-    return np.median(vals, axis=2)
+    return median(vals, axis=2)
 
 
 def plain_colour(colours: np.ndarray, premium: np.ndarray | None = None) -> np.ndarray | None:

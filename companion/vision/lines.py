@@ -15,6 +15,8 @@ from typing import Iterator
 import cv2
 import numpy as np
 
+from companion.vision.medians import median
+
 _LSD = None
 JUDGE = 240  # segments that score vanishing-point hypotheses
 LSD_SCALE = 1.0  # LSD's own subsampling: none (0.8 saves a third of its time but loses faint lines)
@@ -284,7 +286,7 @@ def _fit_run(k: np.ndarray, x: np.ndarray, w: np.ndarray) -> Run | None:
     if len(k) < 2:
         return None
     # Weights as squared: the normal equations of the weighted system (3 x 3 at most).
-    ww = np.minimum(w / (np.median(w) + 1e-12), 3.0)
+    ww = np.minimum(w / (median(w) + 1e-12), 3.0)
     if len(set(k.tolist())) >= 5:
         a_mat = np.column_stack((k, np.ones_like(k), -k * x))
         try:

@@ -91,6 +91,14 @@ class Probe:
         else:
             self.img = cv2.LUT(small, table.reshape(256, 1, self.channels))
         self.noise = self._noise()
+        self._planes: dict[int, np.ndarray] = {}
+
+    def plane(self, channel: int) -> np.ndarray:
+        """One channel of :attr:`img`, contiguous: OpenCV copies a strided channel on every
+        warp, and most warps of a search read the same channel."""
+        if channel not in self._planes:
+            self._planes[channel] = np.ascontiguousarray(self.img[:, :, channel])
+        return self._planes[channel]
 
     def _noise(self) -> np.ndarray:
         """The typical line response of plain texture, per channel: most pixels are not on a
@@ -132,7 +140,7 @@ class Probe:
         if transpose:
             hw = hw @ _TRANSPOSE
         to_grid = np.array([[1.0 / px, 0, x0], [0, 1.0 / px, y0], [0, 0, 1]])
-        src = self.img if channel is None else self.img[:, :, channel]
+        src = self.img if channel is None else self.plane(channel)
         out = cv2.warpPerspective(
             src, hw @ to_grid, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 4,
@@ -190,7 +198,10 @@ class BoardView:
         assert acc is not None
         acc /= len(offsets)
         prof = np.moveaxis(acc[:, idx], 0, 1)  # (T, W, C) -> (K, T, S, C)
-        inside = ~np.isnan(prof).any(axis=(2, 3)) & ok_c[:, None] & ok_r[None, :]
+        inside = ok_c[:, None] & ok_r[None, :]
+        off_image = np.isnan(acc).any(-1)  # (T, W): NaN only where the view left the image
+        if off_image.any():
+            inside &= ~off_image[:, idx].any(-1).T
         if self.single:
             prof = prof[..., 0]
         return prof, inside

@@ -22,7 +22,7 @@ from companion.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
-from companion.vision.hands import HandTracker, apply_occlusion, detect_hands
+from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -116,7 +116,10 @@ def read_board(
     reading = BoardReading(grid, grid, corners, tuple(cells))
     # A hand or arm over the board: the squares under it cannot be trusted, whatever the
     # square reader made of them (the board's lost grid lines show where it is).
-    hands = detect_hands(image, location) if tracker_for is None else tracker_for(location).update(image)
+    if tracker_for is None:
+        hands = detect_hands(image, location, view_from_rectified(top_down, CELL_PX, MARGIN))
+    else:
+        hands = tracker_for(location).update(image)
     if hands.present or tracker_for is not None:
         reading = apply_occlusion(reading, hands)
     elapsed = (time.perf_counter() - t0) * 1000.0

@@ -80,7 +80,7 @@ def polarities(resp: np.ndarray) -> np.ndarray:
     but only +A/2 beside it, and a light one the other way round: the typical peaks of either
     sign tell which the board has."""
     light = np.median(resp.max(-1), axis=-1)
-    dark = np.median((-resp).max(-1), axis=-1)
+    dark = np.median(-resp.min(-1), axis=-1)
     both = np.maximum(light, dark) < POLARITY_RATIO * np.minimum(light, dark)
     return np.where(both, 0, np.where(light > dark, 1, -1))
 
@@ -105,9 +105,9 @@ def find_lines(
         if look is None:
             prof = np.moveaxis(prof, -1, 0)  # channels first
         resp = ridge(prof, width)
-        resp_all.append(resp[..., inside, :])
-        k_of, t_of = np.broadcast_to(ks[:, None], inside.shape), np.broadcast_to(ts[None, :], inside.shape)
-        meta.append((np.full(int(inside.sum()), family), k_of[inside], t_of[inside]))
+        at_k, at_t = np.nonzero(inside)
+        resp_all.append(resp[..., at_k, at_t, :])
+        meta.append((np.full(len(at_k), family), ks[at_k], ts[at_t]))
     resp = np.concatenate(resp_all, axis=-2)
     fam = np.concatenate([m[0] for m in meta])
     kk = np.concatenate([m[1] for m in meta])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.layout import cell_colours, layout_shift
+from companion.vision.medians import median
 from companion.vision.probe import ALONG_STEP, LINE_WIDTH, BoardView, Probe
 from companion.vision.refine import Look, ridge
 
@@ -58,8 +59,8 @@ def line_evidence(
     if not centre.any() or flank.sum() < 2:
         return np.zeros(len(ks))  # squares of a few pixels: no line to tell from its flanks
     at_line = mean[:, centre].max(1)
-    base = np.median(mean[:, flank], axis=1)
-    spread = np.median(np.abs(mean[:, flank] - base[:, None]), axis=1)
+    base = median(mean[:, flank], axis=1)
+    spread = median(np.abs(mean[:, flank] - base[:, None]), axis=1)
     # The noise of a mean of `count` profiles, and never less than a sliver of the signal.
     noise = np.maximum(spread, float(probe.noise[look[0]]) / np.sqrt(np.maximum(count, 1))) + 0.2
     return np.where(count >= 3, (at_line - base) / noise, 0.0)

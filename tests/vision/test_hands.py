@@ -337,6 +337,40 @@ def test_a_synthetic_hand_over_the_board_is_found_in_a_single_frame() -> None:
     assert not detect_hands(empty.image, empty.location).present
 
 
+def test_the_readers_rectified_board_serves_the_hand_finder_as_its_own_view_does() -> None:
+    """read_board hands the hand finder its rectified board shrunk by area (one warp of the
+    photo a reading): a hand is found there as in the finder's own view, and no hand on the
+    same board without it."""
+    render = _render_module()
+    from dataclasses import replace
+
+    from companion.vision.cells import CELL_PX as READ_PX, MARGIN as READ_MARGIN
+    from companion.vision.grid import rectify
+    from companion.vision.hands import CELL_PX as HAND_PX, board_view, view_from_rectified
+    from companion.vision.scene import Hand, preset
+
+    rng = np.random.default_rng(8)
+    spec = preset("mounted", rng)
+    spec = replace(spec, hand=Hand(tip=(7.0, 6.0), from_deg=20.0, skin=(120, 80, 60), sleeve=(40, 70, 150)))
+    scene = render.render(spec, 8)
+
+    def shared_view(image: np.ndarray, location) -> np.ndarray:
+        view = view_from_rectified(rectify(image, location, READ_PX, READ_MARGIN), READ_PX, READ_MARGIN)
+        assert view is not None and view.shape == board_view(image, location).shape
+        return view
+
+    hands = detect_hands(scene.image, scene.location, shared_view(scene.image, scene.location))
+    assert hands.present
+    found = sum(hands.occlusion[sq] >= OCCLUDED for sq in scene.covered)
+    assert found >= 0.9 * len(scene.covered)
+    empty = render.render(replace(spec, hand=None), 8)
+    assert not detect_hands(empty.image, empty.location, shared_view(empty.image, empty.location)).present
+    # A view of another scale or margin is not the hand finder's: it makes its own.
+    assert view_from_rectified(np.zeros((20 * 17, 20 * 17, 3), np.uint8), 20, 0.5) is None
+    assert view_from_rectified(np.zeros((48 * 17, 48 * 17, 3), np.uint8), 48, 1.0) is None
+    assert HAND_PX * 3 == READ_PX
+
+
 # ---------------------------------------------------------------------------------------------
 # Real photos: there is no hand in any of them
 
