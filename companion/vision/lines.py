@@ -259,7 +259,6 @@ def find_run(values: np.ndarray, weights: np.ndarray, count: int, *, tol: float 
     near = np.flatnonzero(score >= 0.85 * score.max())
     best = int(near[np.argmax(periods[near])])
     k0 = start[best] - count
-    per, anc = periods[best], anchors[best]
     kb = k[best] - k0
     use = inl[best] & (kb >= 0) & (kb < count)
     run = _fit_run(kb[use], pos[use], wt[use])
