@@ -2241,6 +2241,10 @@ def _decide_token(token: np.ndarray, sure: np.ndarray, rc: tuple[int, int],
         sure[rc] = max(blob, float(min(1.0, score / (2.0 * _DISC_CONTRAST))))
 
 
+# A square and its four sides' neighbours, as row and column steps in a picture padded by one.
+_SELF_AND_SIDES = (np.array([1, 0, 2, 1, 1]), np.array([1, 1, 1, 0, 2]))
+
+
 def find_tokens(
     ev: Evidence,
     layout: Layout,
@@ -2512,31 +2516,31 @@ def find_tokens(
         # every face-up tile's corner, at each turn it may have, at once.) For each face with
         # one: where it lies in the picture (on the face, as its fit tells below), its score.
         span_c = 2 * (_CORNER_REACH + int(np.ceil(_DISC_RING * radius_px + 0.6 * radius_px)) + 2)
-        cands, crops, gains, ats, turns, others = [], [], [], [], [], []
+        cands, crops, ats, turns = [], [], [], []
         for (r, c), centre in faces.items():
             if (r, c) not in boxes or int(kind_idx[r, c]) != 1:
                 continue
             turn = rotations.get((r, c))
-            # Unlike the face's body, nor the board seen past the face's rounded corner (the
-            # square's own look, or a neighbour's premium printed across the edge), ringed by
-            # the face as well.
-            near = [(nr, nc) for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= nr < R and 0 <= nc < C]
-            unlike = np.full((6, 3), np.nan, np.float32)
-            unlike[: len(near) + 1] = np.concatenate((body_lab[r, c][None], look_lab[tuple(np.array(near).T)]))
             for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
                 ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
                 ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
                 crops.append(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c))
-                gains.append(gain / np.maximum(ev.light[r, c], 1e-3))
                 ats.append((ax - ox, ay - oy))
                 turns.append(t)
-                others.append(unlike)
                 cands.append(((r, c), ox, oy))
         if not cands:
             return {}
-        labs = lab_of(np.stack(crops), factor=np.stack(gains)[:, None, None, :])
+        rr, cc = np.array([rc for rc, _, _ in cands]).T
+        labs = lab_of(np.stack(crops), factor=(gain / np.maximum(ev.light[rr, cc], 1e-3))[:, None, None, :])
         xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
-        away = np.nan_to_num(colour_distance(colours[:, None, :], np.stack(others)), nan=np.inf).min(axis=1)
+        # Unlike the face's body, nor the board seen past the face's rounded corner (the
+        # square's own look, or a neighbour's premium printed across the edge), ringed by the
+        # face as well. (Every candidate's six colours at once: none past the board's edge.)
+        look_pad = np.full((R + 2, C + 2, 3), np.nan, np.float32)
+        look_pad[1:-1, 1:-1] = look_lab
+        others = np.concatenate((body_lab[rr, cc][:, None].astype(np.float32),
+                                 look_pad[rr[:, None] + _SELF_AND_SIDES[0], cc[:, None] + _SELF_AND_SIDES[1]]), axis=1)
+        away = np.nan_to_num(colour_distance(colours[:, None, :], others), nan=np.inf).min(axis=1)
         found: dict[tuple[int, int], tuple[float, float, float]] = {}
         for i, (rc, ox, oy) in enumerate(cands):
             # (The first turn that shows one, as the turns are tried in order.)
