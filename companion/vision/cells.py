@@ -503,12 +503,13 @@ def _median_last(x: np.ndarray) -> np.ndarray:
     return np.mean(s[..., n // 2 - 1 : n // 2 + 1], axis=-1)
 
 
-def square_stats(bgr: np.ndarray, geo: Geometry) -> SquareStats:
+def square_stats(bgr: np.ndarray, geo: Geometry, lum: np.ndarray | None = None) -> SquareStats:
+    """``lum``: the luminance of ``bgr`` when worked out already (the same values)."""
     b = geo.blocks(bgr, 0.22, 0.78)
     r, c, n, _, _ = b.shape
     flat = np.ascontiguousarray(b).reshape(r, c, n * n, 3).astype(np.float32)
     med = _median_last(flat.transpose(0, 1, 3, 2))
-    lum = luminance(flat)
+    lum = luminance(flat) if lum is None else geo.blocks(lum, 0.22, 0.78).reshape(r, c, n * n)
     upper = lum >= _median_last(lum)[..., None]
     lower = ~upper
     cu = np.maximum(upper.sum(2), 1)[..., None]
@@ -621,15 +622,20 @@ def local_field(samples: np.ndarray, radius: int = 2, least: int = 3) -> np.ndar
     return out
 
 
-def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, tolerance: float = 0.15) -> np.ndarray:
+def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, tolerance: float = 0.15,
+                 lum_small: np.ndarray | None = None) -> np.ndarray:
     """(R, C, p, p) where each square's picture is unlike its premium class's typical picture:
     the per-pixel median over the class's squares of lightness relative to each square's own
     median (print repeats on every square of a class; a tile's letter, its outline and shadow
     do not), with a pixel's room to move by one (a grid fitted a pixel off), differing by more
     than ``tolerance`` of the square's level. Where most of a class is covered, the median is
     no empty picture and every square of it looks unlike it. A class of fewer than four
-    squares has no typical picture: all True (unknown, nothing explained)."""
-    lum = luminance(geo.blocks(small, 0.0, 1.0))  # (R, C, p, p)
+    squares has no typical picture: all True (unknown, nothing explained). ``lum_small``: the
+    luminance of ``small`` when worked out already (the same values)."""
+    if lum_small is None:
+        lum = luminance(geo.blocks(small, 0.0, 1.0))  # (R, C, p, p)
+    else:
+        lum = np.ascontiguousarray(geo.blocks(lum_small, 0.0, 1.0))
     R, C, n, _ = lum.shape
     rel = lum / np.maximum(_median_last(lum[:, :, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(R, C, -1)), 1.0)[..., None, None]
     out = np.ones((R, C, n, n), bool)
@@ -651,13 +657,15 @@ _HIDDEN = 0.5  # correlation with its class's print below which a square hides i
 _PRINT_REFS = 24  # squares of a class its typical picture is taken from
 
 
-def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.ndarray) -> np.ndarray:
+def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.ndarray,
+                lum_small: np.ndarray | None = None) -> np.ndarray:
     """(R, C) for squares of ``ask`` whose class has print (a premium's words), how much their
     picture (relative lightness, as :func:`unlike_class` takes it) correlates with the class's
     typical one; NaN elsewhere. A face hides the print under it; an empty square shows it,
-    however a light or glare lies on it."""
+    however a light or glare lies on it. ``lum_small``: the luminance of ``small`` when worked
+    out already (the same values)."""
     out = np.full(classes.shape, np.nan, np.float32)
-    blocks = geo.blocks(small, 0.0, 1.0)
+    blocks = geo.blocks(small if lum_small is None else lum_small, 0.0, 1.0)
     n = blocks.shape[2]
     # The square's inside only: the grid's lines and a neighbour's shadow lie at its sides
     # (a plain square's 'print' would be its lines), a premium's words within; at the best of
@@ -665,7 +673,7 @@ def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.n
     e, s = int(round(_INSIDE * n)), _PRINT_SHIFT // 2
 
     def relative(at: np.ndarray) -> np.ndarray:
-        pics = luminance(blocks[at[:, 0], at[:, 1]])
+        pics = luminance(blocks[at[:, 0], at[:, 1]]) if lum_small is None else blocks[at[:, 0], at[:, 1]]
         middle = pics[:, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(len(pics), -1)
         return pics / np.maximum(_median_last(middle), 1.0)[:, None, None]
 
@@ -1023,9 +1031,9 @@ def gather_evidence(
 ) -> Evidence:
     small, small_geo, small_exposure = half_board(rectified, geo)
     scale = geo.cell_px / small_geo.cell_px
-    stats = square_stats(small, small_geo)
+    lum_small = luminance(small)  # (once: the statistics, the glyphs and the classes' pictures take it)
+    stats = square_stats(small, small_geo, lum_small)
     grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    lum_small = luminance(small)
     g = find_glyphs(_stretch(lum_small), small_geo, _stretch_like(grey, lum_small, small_exposure))
     like = letterlike(g, letters or sorted({ch for ch in load_model().classes if ch.isalpha()}))
     # Pixel centres: (i + 0.5) * scale - 0.5 back in the full-resolution board.
@@ -1035,7 +1043,7 @@ def gather_evidence(
     at = _assign_glyphs(glyphs, geo, shift)
     # A glyph that its class's other squares show too, in the same place, is the class's print.
     classes = premium_classes(layout)
-    unlike = unlike_class(small, small_geo, classes)
+    unlike = unlike_class(small, small_geo, classes, lum_small=lum_small)
     novelty = glyph_novelty(glyphs, at, unlike, geo, scale)
     # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
     gi = np.maximum(at, 0)
@@ -1045,7 +1053,7 @@ def gather_evidence(
         # ... unless the class has print and the square hides it: something lies over it, and
         # the glyph is no print, however much of the letter lies where the print's strokes lie
         # (a face's white letter on a pale blue double letter's white words).
-        shown = print_shown(small, small_geo, classes, old)
+        shown = print_shown(small, small_geo, classes, old, lum_small)
         keep = shown < _HIDDEN
         # A class without print has none to take a bar for: there a bar is old only if its
         # own pixels are the class's (the grid's lines at a square's side). A thin I, a pixel
@@ -1314,7 +1322,7 @@ def gather_evidence(
         stats, glyphs, at, tiles, polarity, backs, empty_look, empty_known, light, shift,
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
-               "exposure": small_exposure, "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike,
+               "exposure": small_exposure, "grey": grey, "lum_small": lum_small, "faces": faces, "novelty": novelty, "unlike": unlike,
                "borrowed": borrowed, "classes": classes, "ink_guessed": ink_guessed},
     )
 
@@ -1924,7 +1932,7 @@ def lost_lines(ev: Evidence, kind_idx: np.ndarray) -> np.ndarray:
     small, sg = ev.extra["small"], ev.extra["small_geo"]
     R, C, p = sg.rows, sg.cols, sg.cell_px
     o = int(round(sg.origin))
-    g = luminance(small)
+    g = ev.extra["lum_small"] if "lum_small" in ev.extra else luminance(small)
     m = max(2, p // 8)  # a side's ends are left out: corners where lines cross
     # Contrast across each border: the range of lightness over a band of 5 pixels on it, the
     # median along each side (all borders at once).
