@@ -831,15 +831,22 @@ def half_board(rectified: np.ndarray, geo: Geometry) -> tuple[np.ndarray, Geomet
     return small, small_geo, gain
 
 
-def _stretch(grey: np.ndarray) -> np.ndarray:
+def _stretch_levels(grey: np.ndarray) -> tuple[float, float]:
+    """The grey levels :func:`_stretch` takes to 0 and 255."""
     lo, hi = np.percentile(grey[::2, ::2], (1, 99.5))
+    return lo, hi
+
+
+def _stretch(grey: np.ndarray, levels: tuple[float, float] | None = None) -> np.ndarray:
+    lo, hi = _stretch_levels(grey) if levels is None else levels
     return np.clip((grey - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
 
 
-def _stretch_like(fine: np.ndarray, coarse: np.ndarray, gain: float) -> np.ndarray:
+def _stretch_like(fine: np.ndarray, coarse: np.ndarray, gain: float, levels: tuple[float, float] | None = None) -> np.ndarray:
     """``fine`` (the full-resolution grey board) stretched as :func:`_stretch` stretches
-    ``coarse`` (its half, exposure-normalised luminance): the same levels at both scales."""
-    lo, hi = np.percentile(coarse[::2, ::2], (1, 99.5))
+    ``coarse`` (its half, exposure-normalised luminance): the same levels at both scales
+    (``levels``: :func:`_stretch_levels` of ``coarse`` when worked out already)."""
+    lo, hi = _stretch_levels(coarse) if levels is None else levels
     # ``fine`` holds bytes: one look-up table does the stretch.
     levels = np.arange(256, dtype=np.float32) * gain
     table = np.clip((levels - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
@@ -1034,7 +1041,8 @@ def gather_evidence(
     lum_small = luminance(small)  # (once: the statistics, the glyphs and the classes' pictures take it)
     stats = square_stats(small, small_geo, lum_small)
     grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    g = find_glyphs(_stretch(lum_small), small_geo, _stretch_like(grey, lum_small, small_exposure))
+    levels = _stretch_levels(lum_small)
+    g = find_glyphs(_stretch(lum_small, levels), small_geo, _stretch_like(grey, lum_small, small_exposure, levels))
     like = letterlike(g, letters or sorted({ch for ch in load_model().classes if ch.isalpha()}))
     # Pixel centres: (i + 0.5) * scale - 0.5 back in the full-resolution board.
     glyphs = Glyphs((g.x + 0.5) * scale - 0.5, (g.y + 0.5) * scale - 0.5, g.w * scale, g.h * scale, g.polarity, g.pictures, like, g.strength)
