@@ -157,6 +157,28 @@ def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(s, out=s)
 
 
+_CV_CHANNELS = 128  # the most channels OpenCV takes in one picture
+
+
+def each_picture(stack: np.ndarray, filt) -> np.ndarray:
+    """``filt`` (an OpenCV filter of one picture, channel by channel) applied to every picture
+    of ``stack`` (N, H, W[, C]) by itself, in one call per up to 128 channels: the pictures
+    laid side by side as channels, each filtered with its own borders, the same values as
+    picture by picture without a call's overhead for each. (Worth it for a Gaussian blur of
+    small pictures; OpenCV's box blur of many channels is slower than picture by picture.)"""
+    n, h, w = stack.shape[:3]
+    rest = stack.shape[3:]
+    c = int(np.prod(rest, dtype=np.int64))
+    per = max(1, _CV_CHANNELS // c)
+    out = np.empty_like(stack)
+    for s in range(0, n, per):
+        part = stack[s : s + per]
+        m = len(part)
+        flat = np.ascontiguousarray(np.moveaxis(part, 0, 2)).reshape(h, w, m * c)
+        out[s : s + m] = np.moveaxis(filt(flat).reshape(h, w, m, *rest), 2, 0)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Geometry of the rectified board
 
@@ -236,6 +258,7 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
     p = geo.cell_px
     parts = []
     pictures: list[np.ndarray] = []
+    blurred: list[bool] = []  # whether each picture is smoothed already (seen at full resolution)
     integral = cv2.integral(grey, sdepth=cv2.CV_64F)
     H, W = grey.shape
     pad = max(1, int(round(0.08 * p)))
@@ -334,7 +357,8 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
                 if int(i) in fine_pics:
                     pictures.append(fine_pics[int(i)])
                 else:
-                    pictures.append(cv2.GaussianBlur(fit_square(mine.astype(np.float32)), (0, 0), 0.6))
+                    pictures.append(fit_square(mine.astype(np.float32)))  # (smoothed below, all at once)
+                blurred.append(int(i) in fine_pics)
             # Printed ink stands far out of the body around it, within its own box; a patch of
             # a plain square that only looks lighter beside a darker neighbour does not. (Each
             # component lies within its padded box: the rest of the box is its surroundings.)
@@ -350,6 +374,7 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
                 # own box too: the lightest band of a plain square lit unevenly does not.
                 firm = strength >= level
                 pictures[len(pictures) - len(idx):] = [pic for pic, f in zip(pictures[len(pictures) - len(idx):], firm) if f]
+                blurred[len(blurred) - len(idx):] = [b for b, f in zip(blurred[len(blurred) - len(idx):], firm) if f]
                 idx, strength = idx[firm], strength[firm]
             # Box centres, not centroids: a face centres its letter's box (dots of Ä included or not).
             kept_x.append(cx_all[idx])
@@ -359,6 +384,9 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
     cat = [np.concatenate([q[i] for q in parts]) for i in range(6)]
     f32 = lambda v: v.astype(np.float32)
     pics = np.stack(pictures) if pictures else np.zeros((0, GLYPH_PX, GLYPH_PX), np.float32)
+    raw = ~np.array(blurred, bool)
+    if raw.any():
+        pics[raw] = each_picture(pics[raw], lambda q: cv2.GaussianBlur(q, (0, 0), 0.6))
     return Glyphs(
         f32(cat[0]), f32(cat[1]), f32(cat[2]), f32(cat[3]), cat[4].astype(np.int8), pics, np.ones(len(cat[0]), np.float32),
         f32(cat[5]),
@@ -475,12 +503,13 @@ def _median_last(x: np.ndarray) -> np.ndarray:
     return np.mean(s[..., n // 2 - 1 : n // 2 + 1], axis=-1)
 
 
-def square_stats(bgr: np.ndarray, geo: Geometry) -> SquareStats:
+def square_stats(bgr: np.ndarray, geo: Geometry, lum: np.ndarray | None = None) -> SquareStats:
+    """``lum``: the luminance of ``bgr`` when worked out already (the same values)."""
     b = geo.blocks(bgr, 0.22, 0.78)
     r, c, n, _, _ = b.shape
     flat = np.ascontiguousarray(b).reshape(r, c, n * n, 3).astype(np.float32)
     med = _median_last(flat.transpose(0, 1, 3, 2))
-    lum = luminance(flat)
+    lum = luminance(flat) if lum is None else geo.blocks(lum, 0.22, 0.78).reshape(r, c, n * n)
     upper = lum >= _median_last(lum)[..., None]
     lower = ~upper
     cu = np.maximum(upper.sum(2), 1)[..., None]
@@ -593,15 +622,20 @@ def local_field(samples: np.ndarray, radius: int = 2, least: int = 3) -> np.ndar
     return out
 
 
-def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, tolerance: float = 0.15) -> np.ndarray:
+def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, tolerance: float = 0.15,
+                 lum_small: np.ndarray | None = None) -> np.ndarray:
     """(R, C, p, p) where each square's picture is unlike its premium class's typical picture:
     the per-pixel median over the class's squares of lightness relative to each square's own
     median (print repeats on every square of a class; a tile's letter, its outline and shadow
     do not), with a pixel's room to move by one (a grid fitted a pixel off), differing by more
     than ``tolerance`` of the square's level. Where most of a class is covered, the median is
     no empty picture and every square of it looks unlike it. A class of fewer than four
-    squares has no typical picture: all True (unknown, nothing explained)."""
-    lum = luminance(geo.blocks(small, 0.0, 1.0))  # (R, C, p, p)
+    squares has no typical picture: all True (unknown, nothing explained). ``lum_small``: the
+    luminance of ``small`` when worked out already (the same values)."""
+    if lum_small is None:
+        lum = luminance(geo.blocks(small, 0.0, 1.0))  # (R, C, p, p)
+    else:
+        lum = np.ascontiguousarray(geo.blocks(lum_small, 0.0, 1.0))
     R, C, n, _ = lum.shape
     rel = lum / np.maximum(_median_last(lum[:, :, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(R, C, -1)), 1.0)[..., None, None]
     out = np.ones((R, C, n, n), bool)
@@ -623,13 +657,15 @@ _HIDDEN = 0.5  # correlation with its class's print below which a square hides i
 _PRINT_REFS = 24  # squares of a class its typical picture is taken from
 
 
-def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.ndarray) -> np.ndarray:
+def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.ndarray,
+                lum_small: np.ndarray | None = None) -> np.ndarray:
     """(R, C) for squares of ``ask`` whose class has print (a premium's words), how much their
     picture (relative lightness, as :func:`unlike_class` takes it) correlates with the class's
     typical one; NaN elsewhere. A face hides the print under it; an empty square shows it,
-    however a light or glare lies on it."""
+    however a light or glare lies on it. ``lum_small``: the luminance of ``small`` when worked
+    out already (the same values)."""
     out = np.full(classes.shape, np.nan, np.float32)
-    blocks = geo.blocks(small, 0.0, 1.0)
+    blocks = geo.blocks(small if lum_small is None else lum_small, 0.0, 1.0)
     n = blocks.shape[2]
     # The square's inside only: the grid's lines and a neighbour's shadow lie at its sides
     # (a plain square's 'print' would be its lines), a premium's words within; at the best of
@@ -637,7 +673,7 @@ def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.n
     e, s = int(round(_INSIDE * n)), _PRINT_SHIFT // 2
 
     def relative(at: np.ndarray) -> np.ndarray:
-        pics = luminance(blocks[at[:, 0], at[:, 1]])
+        pics = luminance(blocks[at[:, 0], at[:, 1]]) if lum_small is None else blocks[at[:, 0], at[:, 1]]
         middle = pics[:, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(len(pics), -1)
         return pics / np.maximum(_median_last(middle), 1.0)[:, None, None]
 
@@ -795,15 +831,22 @@ def half_board(rectified: np.ndarray, geo: Geometry) -> tuple[np.ndarray, Geomet
     return small, small_geo, gain
 
 
-def _stretch(grey: np.ndarray) -> np.ndarray:
+def _stretch_levels(grey: np.ndarray) -> tuple[float, float]:
+    """The grey levels :func:`_stretch` takes to 0 and 255."""
     lo, hi = np.percentile(grey[::2, ::2], (1, 99.5))
+    return lo, hi
+
+
+def _stretch(grey: np.ndarray, levels: tuple[float, float] | None = None) -> np.ndarray:
+    lo, hi = _stretch_levels(grey) if levels is None else levels
     return np.clip((grey - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
 
 
-def _stretch_like(fine: np.ndarray, coarse: np.ndarray, gain: float) -> np.ndarray:
+def _stretch_like(fine: np.ndarray, coarse: np.ndarray, gain: float, levels: tuple[float, float] | None = None) -> np.ndarray:
     """``fine`` (the full-resolution grey board) stretched as :func:`_stretch` stretches
-    ``coarse`` (its half, exposure-normalised luminance): the same levels at both scales."""
-    lo, hi = np.percentile(coarse[::2, ::2], (1, 99.5))
+    ``coarse`` (its half, exposure-normalised luminance): the same levels at both scales
+    (``levels``: :func:`_stretch_levels` of ``coarse`` when worked out already)."""
+    lo, hi = _stretch_levels(coarse) if levels is None else levels
     # ``fine`` holds bytes: one look-up table does the stretch.
     levels = np.arange(256, dtype=np.float32) * gain
     table = np.clip((levels - lo) * (255.0 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
@@ -974,8 +1017,9 @@ def read_glyph_faces(
         i = int(at[r, c])
         crop = face_crop(grey, (float(glyphs.x[i]), float(glyphs.y[i])), _CROP * geo.cell_px)
         # The ink's polarity from the face itself: the glyph at half resolution may be a light
-        # speck inside a dark letter, or the other way round.
-        ink = split_face(crop, face_frac=0.92 / _CROP)
+        # speck inside a dark letter, or the other way round. (The letter alone: the value is
+        # read on the faces cut again around each tile.)
+        ink = split_face(crop, face_frac=0.92 / _CROP, values=False)
         inks[(int(r), int(c))] = ink
         if ink.glyph is not None:
             order.append((int(r), int(c)))
@@ -994,10 +1038,11 @@ def gather_evidence(
 ) -> Evidence:
     small, small_geo, small_exposure = half_board(rectified, geo)
     scale = geo.cell_px / small_geo.cell_px
-    stats = square_stats(small, small_geo)
+    lum_small = luminance(small)  # (once: the statistics, the glyphs and the classes' pictures take it)
+    stats = square_stats(small, small_geo, lum_small)
     grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    lum_small = luminance(small)
-    g = find_glyphs(_stretch(lum_small), small_geo, _stretch_like(grey, lum_small, small_exposure))
+    levels = _stretch_levels(lum_small)
+    g = find_glyphs(_stretch(lum_small, levels), small_geo, _stretch_like(grey, lum_small, small_exposure, levels))
     like = letterlike(g, letters or sorted({ch for ch in load_model().classes if ch.isalpha()}))
     # Pixel centres: (i + 0.5) * scale - 0.5 back in the full-resolution board.
     glyphs = Glyphs((g.x + 0.5) * scale - 0.5, (g.y + 0.5) * scale - 0.5, g.w * scale, g.h * scale, g.polarity, g.pictures, like, g.strength)
@@ -1006,7 +1051,7 @@ def gather_evidence(
     at = _assign_glyphs(glyphs, geo, shift)
     # A glyph that its class's other squares show too, in the same place, is the class's print.
     classes = premium_classes(layout)
-    unlike = unlike_class(small, small_geo, classes)
+    unlike = unlike_class(small, small_geo, classes, lum_small=lum_small)
     novelty = glyph_novelty(glyphs, at, unlike, geo, scale)
     # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
     gi = np.maximum(at, 0)
@@ -1016,7 +1061,7 @@ def gather_evidence(
         # ... unless the class has print and the square hides it: something lies over it, and
         # the glyph is no print, however much of the letter lies where the print's strokes lie
         # (a face's white letter on a pale blue double letter's white words).
-        shown = print_shown(small, small_geo, classes, old)
+        shown = print_shown(small, small_geo, classes, old, lum_small)
         keep = shown < _HIDDEN
         # A class without print has none to take a bar for: there a bar is old only if its
         # own pixels are the class's (the grid's lines at a square's side). A thin I, a pixel
@@ -1285,7 +1330,7 @@ def gather_evidence(
         stats, glyphs, at, tiles, polarity, backs, empty_look, empty_known, light, shift,
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
-               "exposure": small_exposure, "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike,
+               "exposure": small_exposure, "grey": grey, "lum_small": lum_small, "faces": faces, "novelty": novelty, "unlike": unlike,
                "borrowed": borrowed, "classes": classes, "ink_guessed": ink_guessed},
     )
 
@@ -1895,7 +1940,7 @@ def lost_lines(ev: Evidence, kind_idx: np.ndarray) -> np.ndarray:
     small, sg = ev.extra["small"], ev.extra["small_geo"]
     R, C, p = sg.rows, sg.cols, sg.cell_px
     o = int(round(sg.origin))
-    g = luminance(small)
+    g = ev.extra["lum_small"] if "lum_small" in ev.extra else luminance(small)
     m = max(2, p // 8)  # a side's ends are left out: corners where lines cross
     # Contrast across each border: the range of lightness over a band of 5 pixels on it, the
     # median along each side (all borders at once).
@@ -2212,6 +2257,10 @@ def _decide_token(token: np.ndarray, sure: np.ndarray, rc: tuple[int, int],
         sure[rc] = max(blob, float(min(1.0, score / (2.0 * _DISC_CONTRAST))))
 
 
+# A square and its four sides' neighbours, as row and column steps in a picture padded by one.
+_SELF_AND_SIDES = (np.array([1, 0, 2, 1, 1]), np.array([1, 1, 1, 0, 2]))
+
+
 def find_tokens(
     ev: Evidence,
     layout: Layout,
@@ -2483,31 +2532,31 @@ def find_tokens(
         # every face-up tile's corner, at each turn it may have, at once.) For each face with
         # one: where it lies in the picture (on the face, as its fit tells below), its score.
         span_c = 2 * (_CORNER_REACH + int(np.ceil(_DISC_RING * radius_px + 0.6 * radius_px)) + 2)
-        cands, crops, gains, ats, turns, others = [], [], [], [], [], []
+        cands, crops, ats, turns = [], [], [], []
         for (r, c), centre in faces.items():
             if (r, c) not in boxes or int(kind_idx[r, c]) != 1:
                 continue
             turn = rotations.get((r, c))
-            # Unlike the face's body, nor the board seen past the face's rounded corner (the
-            # square's own look, or a neighbour's premium printed across the edge), ringed by
-            # the face as well.
-            near = [(nr, nc) for nr, nc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= nr < R and 0 <= nc < C]
-            unlike = np.full((6, 3), np.nan, np.float32)
-            unlike[: len(near) + 1] = np.concatenate((body_lab[r, c][None], look_lab[tuple(np.array(near).T)]))
             for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
                 ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
                 ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
                 crops.append(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c))
-                gains.append(gain / np.maximum(ev.light[r, c], 1e-3))
                 ats.append((ax - ox, ay - oy))
                 turns.append(t)
-                others.append(unlike)
                 cands.append(((r, c), ox, oy))
         if not cands:
             return {}
-        labs = lab_of(np.stack(crops), factor=np.stack(gains)[:, None, None, :])
+        rr, cc = np.array([rc for rc, _, _ in cands]).T
+        labs = lab_of(np.stack(crops), factor=(gain / np.maximum(ev.light[rr, cc], 1e-3))[:, None, None, :])
         xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
-        away = np.nan_to_num(colour_distance(colours[:, None, :], np.stack(others)), nan=np.inf).min(axis=1)
+        # Unlike the face's body, nor the board seen past the face's rounded corner (the
+        # square's own look, or a neighbour's premium printed across the edge), ringed by the
+        # face as well. (Every candidate's six colours at once: none past the board's edge.)
+        look_pad = np.full((R + 2, C + 2, 3), np.nan, np.float32)
+        look_pad[1:-1, 1:-1] = look_lab
+        others = np.concatenate((body_lab[rr, cc][:, None].astype(np.float32),
+                                 look_pad[rr[:, None] + _SELF_AND_SIDES[0], cc[:, None] + _SELF_AND_SIDES[1]]), axis=1)
+        away = np.nan_to_num(colour_distance(colours[:, None, :], others), nan=np.inf).min(axis=1)
         found: dict[tuple[int, int], tuple[float, float, float]] = {}
         for i, (rc, ox, oy) in enumerate(cands):
             # (The first turn that shows one, as the turns are tried in order.)

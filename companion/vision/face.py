@@ -56,7 +56,6 @@ class FaceInk:
     ink: float = 0.0
     box: tuple[int, int, int, int] | None = None
     polarity: int = 1  # 1: ink darker than the body; -1: lighter
-    stray: float = 0.0  # ink that is neither letter nor digits, as a fraction of the face
     extras: dict = field(default_factory=dict, compare=False)
     # Ink in another corner as much like the value as ``digits`` (a token's rim, a
     # neighbour's value): where it is, as ``corner``, and its pictures, as ``digits``.
@@ -240,6 +239,7 @@ def split_face(
     polarity: int | None = None,
     min_contrast: float = 0.12,
     face_frac: float = 1.0,
+    values: bool = True,
 ) -> FaceInk:
     """Separate the ink of a face crop into letter and value digits.
 
@@ -248,6 +248,10 @@ def split_face(
     crop's border are the board or a neighbour, not ink of this face. The letter is the largest component near the centre plus the small marks that sit
     beside it along one axis (diacritics); components off both of its axes, in a corner, are
     the value digits.
+
+    Without ``values``, the letter alone (its picture, box and polarity, the face's contrast
+    and ink): the value digits are not looked for (``digits`` empty, ``corner`` None), for a
+    caller that reads only the letter.
     """
     ink, pol, contrast = inkness(grey, polarity)
     h, w = ink.shape
@@ -355,6 +359,8 @@ def split_face(
     mask = cv2.dilate(lut[labels[ly0:ly1, lx0:lx1]], _SQUARE3)
     glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
     lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
+    if not values:
+        return FaceInk(glyph, (), None, contrast, total, (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)), pol)
 
     # The value digits are small and thin: blur leaves their strokes paler than the letter's,
     # so they are looked for at a lower level of ink, away from the letter.
@@ -438,12 +444,6 @@ def split_face(
                  for i in g if _stands_out(ink, faint_labels, labels, stats[i], i)]
         if stand:
             dlabels, dstats, dcents, digits = labels, stats, cents, stand
-    # Ink of this face that is neither letter nor value digits (a token, a smudge).
-    digit_set = set(digits)
-    stray = sum(
-        int(stats[i][4]) for i in others
-        if int(dlabels[int(round(cents[i][1])), int(round(cents[i][0]))]) not in digit_set
-    )
     corner = None
     digit_out: list[tuple[np.ndarray, float, float]] = []
     if digits:
@@ -492,7 +492,7 @@ def split_face(
             return min(gw, gh) >= 0.19 * face_px and max(gw, gh) <= 1.4 * min(gw, gh)
 
         for k in [k for k in groups if ring(k) or not typical(k)]:
-            stray += sum(int(dstats[i][4]) for i in groups.pop(k))
+            del groups[k]
     rival_corner = None
     rival_out: list[tuple[np.ndarray, float, float]] = []
     whole, pieces_along = None, None
@@ -516,7 +516,6 @@ def split_face(
             # value, but a blurred 6 or 8 is as round and solid, a token's disc may be lit
             # through: both stay in question.
             key, rival = [k for k in groups if k not in token_like][0], list(token_like)[0]
-        stray += sum(int(dstats[i][4]) for k, g in groups.items() if k not in (key, rival) for i in g)
 
         def pictures(g: list[int]) -> tuple[tuple[int, int], list[tuple[np.ndarray, float, float]]]:
             gx0 = min(dstats[i][0] for i in g)
@@ -548,7 +547,6 @@ def split_face(
         total,
         (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)),
         pol,
-        stray / float(h * w),
         rival_corner=rival_corner,
         rival_digits=tuple(rival_out),
         digits_whole=whole,
