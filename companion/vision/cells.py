@@ -976,7 +976,8 @@ def read_glyph_faces(
         crop = face_crop(grey, (float(glyphs.x[i]), float(glyphs.y[i])), _CROP * geo.cell_px)
         # The ink's polarity from the face itself: the glyph at half resolution may be a light
         # speck inside a dark letter, or the other way round.
-        ink = split_face(crop, face_frac=0.92 / _CROP)
+        # (Its value is read later, on the face's own cut: here the letter alone.)
+        ink = split_face(crop, face_frac=0.92 / _CROP, values=False)
         inks[(int(r), int(c))] = ink
         if ink.glyph is not None:
             order.append((int(r), int(c)))

@@ -247,6 +247,7 @@ def split_face(
     polarity: int | None = None,
     min_contrast: float = 0.12,
     face_frac: float = 1.0,
+    values: bool = True,
 ) -> FaceInk:
     """Separate the ink of a face crop into letter and value digits.
 
@@ -254,7 +255,8 @@ def split_face(
     it. Components reaching out of the face's box (give or take a few pixels) or touching the
     crop's border are the board or a neighbour, not ink of this face. The letter is the largest component near the centre plus the small marks that sit
     beside it along one axis (diacritics); components off both of its axes, in a corner, are
-    the value digits.
+    the value digits. Without ``values``, the letter alone: no digits are looked for (a
+    glyph's face read only for its letter and place; its value is read on the face's own cut).
     """
     ink, pol, contrast = inkness(grey, polarity)
     h, w = ink.shape
@@ -362,6 +364,9 @@ def split_face(
     mask = cv2.dilate(lut[labels[ly0:ly1, lx0:lx1]], _SQUARE3)
     glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
     lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
+    if not values:
+        return FaceInk(glyph, (), None, contrast, total, (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)), pol,
+                       sum(int(stats[i][4]) for i in others) / float(h * w))
 
     # The value digits are small and thin: blur leaves their strokes paler than the letter's,
     # so they are looked for at a lower level of ink, away from the letter.
