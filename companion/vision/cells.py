@@ -81,6 +81,7 @@ from companion.vision.face import (
 from companion.vision.letters import (
     CORNER_OF_TURN,
     OTHER,
+    FaceScores,
     LetterGuess,
     LetterReader,
     glyph_features,
@@ -2957,6 +2958,7 @@ def read_board_cells(
     guesses: dict[tuple[int, int], LetterGuess] = {}
     if reader is not None:
         scored = reader.score([f for _, f in with_glyph], letters, values)
+        scored = _cap_height(scored, [f for _, f in with_glyph])
         first = scored.decide(None, values)
         # The board's usual turn is a prior for every tile.
         turns = np.ones(4)
@@ -3018,6 +3020,42 @@ def read_board_cells(
             conf = pk * g.p_letter * g.p_rotation * tk
             out.append(CellReading(r, c, "tile", g.letter, g.rotation, rgb, set_name, tok, _clip(conf)))
     return Reading(out, ev, inks, guesses)
+
+
+_CAP_SHORT = (0.72, 0.6)  # a letter's upright height, in the board's capitals' height: no doubt above (a W kept clear of its value: 0.77), none left below
+_CAP_WEIGHT = 4.0  # log-belief taken from a turn at which the letter would stand that short (as a wrong corner's)
+_CAP_LEAST = 5  # faces read surely, without which the board's capitals' height is not known
+
+
+def _cap_height(scored: FaceScores, faces: list[FaceInk]) -> FaceScores:
+    """The turns at which a face's letter would stand shorter than the board's capitals,
+    ruled out: every capital of a font is as tall as the others (the cap height), whatever
+    its width, so a letter's box is that tall along the tile's upright axis. A box half as
+    tall as wide is a letter on its side (an E turned a quarter, whose picture the network
+    takes upright for an O). The capitals' height is that of the faces read surely, along
+    the turn they were read at; what is taller (diacritics, a Q's tail) says nothing."""
+    if len(faces) < _CAP_LEAST:
+        return scored
+    boxes = np.array([f.box if f.box is not None else (0, 0, 0, 0) for f in faces], np.float64)
+    # (N, 4): the box's extent along the tile's upright axis at each turn.
+    upright = np.where(np.arange(4)[None, :] % 2 == 0, boxes[:, 3:4], boxes[:, 2:3])
+    # The faces read surely (as FaceScores.decide reads them with no prior), all at once.
+    n, _, n_letters = scored.logp.shape
+    flat = scored.logp.reshape(n, -1)
+    p = np.exp(flat - flat.max(1, keepdims=True))
+    p = (p / p.sum(1, keepdims=True)).reshape(n, 4, n_letters)
+    turn, letter = np.divmod(p.reshape(n, -1).argmax(1), n_letters)
+    rows = np.arange(n)
+    sure = (p.sum(2)[rows, turn] > 0.9) & (p.sum(1)[rows, letter] > 0.9) & (boxes[:, 2] > 0)
+    if sure.sum() < _CAP_LEAST:
+        return scored
+    cap = float(np.median(upright[rows[sure], turn[sure]]))
+    hi, lo = _CAP_SHORT
+    short = np.clip((hi - upright / cap) / (hi - lo), 0.0, 1.0)
+    short[boxes[:, 2] <= 0] = 0.0
+    if not short.any():
+        return scored
+    return replace(scored, logp=scored.logp - _CAP_WEIGHT * short[:, :, None])
 
 
 def _turned_faces(

@@ -21,6 +21,7 @@ import numpy as np
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
 _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
 _PRINTED = 0.5  # level of ink (0..1) print reaches somewhere: the letter's level
+_FAINT_INK = 0.12  # level of ink (0..1) a thin "1" found nowhere else is looked for at
 _STANDS_OUT = 0.15  # ink (0..1) by which a digit found at the letter's level is darker than the rim it touched
 _BODY_AROUND = 0.3  # median ink level (0..1) around a mark printed on the body, at most
 # How far the value digits' middle lies from the letter's, on its nearer and its farther
@@ -222,6 +223,12 @@ def _stands_out(ink: np.ndarray, faint_labels: np.ndarray, labels: np.ndarray, s
     rest[y0:y1, x0:x1] &= cv2.dilate(grown, _SQUARE3) == 0
     peak = float(ink[y : y + bh, x : x + bw][mine].max())
     return not rest.any() or peak >= float(ink[rest].max()) + _STANDS_OUT
+
+
+def _digit_sized(stats: list[list[int]], ids: list[int], face_px: float) -> bool:
+    """Whether pieces found at the faint level are as long as a value's digit is tall (a
+    tenth of the face at least, the smallest value printed), not specks of grain."""
+    return max(max(stats[i][2], stats[i][3]) for i in ids) >= 0.1 * face_px
 
 
 def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
@@ -444,6 +451,22 @@ def split_face(
                  for i in g if _stands_out(ink, faint_labels, labels, stats[i], i)]
         if stand:
             dlabels, dstats, dcents, digits = labels, stats, cents, stand
+        else:
+            # A thin "1" blurs paler than the digits' level (a stroke a pixel or two wide at
+            # a fifth of the letter's ink): looked for at a fainter level, on a face whose body
+            # is clean there, and taken only where one corner alone holds it at the value's
+            # usual place (grain, a rim's shading or a shadow lie along the face, not in one
+            # corner as a mark of a digit's size).
+            pale = (ink > _FAINT_INK).view(np.uint8)
+            pale[ya:yb, xa:xb][cv2.dilate(lut[labels[ya:yb, xa:xb]], _SQUARE5) > 0] = 0
+            lines = _long_lines(pale, face_px)
+            if lines is not None:
+                pale &= ~lines
+            plabels, pstats, pcents, pale_digits = candidates(pale)
+            places = [g for g in by_corner(pale_digits, pcents).values()
+                      if usual_place([pstats[i] for i in g]) and _digit_sized(pstats, g, face_px)]
+            if len(places) == 1:
+                dlabels, dstats, dcents, digits = plabels, pstats, pcents, places[0]
     corner = None
     digit_out: list[tuple[np.ndarray, float, float]] = []
     if digits:
