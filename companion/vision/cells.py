@@ -1597,7 +1597,9 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     references are this photo's own: faces known by their letters, and squares of the same
     print known empty. A square on the board's edge has the board's border beside it, unlike
     the grid lines inner squares show: it is compared with empty squares of its print on the
-    edge (the outline's features are alike on each side: its corners' mean and second weakest)."""
+    edge (the outline's features are alike on each side: its corners' mean and second weakest).
+    Where something stands at each of a square's corners, its vote against a face is small
+    (:func:`_corners_hidden`)."""
     from companion.vision.outline import edge_maps, outline_features, outline_llr
 
     R, C = ev.d_empty.shape
@@ -1673,8 +1675,33 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
         if _inked(grey[y : y + p, x : x + p]):
             continue
         out[r, c] = outline_llr(feats[n : n + 1], f_empties[int(classes[r, c])], f_tiles[int(sets[r, c])])[0]
+    # Where something stands at every corner of the square (a neighbour beside it or across
+    # the corner), a face's corners may lie under a neighbour's overhang or against its edge:
+    # a weak corner there says little against a face. A rounded corner left bare still says
+    # "face".
+    hidden = _corners_hidden(scores.argmax(-1) != 0)
+    out = np.where(hidden, np.maximum(out, -_HIDDEN_CORNERS), out)
     scores[..., 1] += out
     return out
+
+
+_HIDDEN_CORNERS = 1.0  # log-likelihood the outline may take from a face whose every corner has a neighbour at it
+
+
+def _corners_hidden(held: np.ndarray) -> np.ndarray:
+    """(R, C) squares each of whose four corners has a held square at it: beside the square
+    on either side of the corner, or across it (the board's edge holds nothing)."""
+    R, C = held.shape
+    pad = np.pad(held, 1)
+
+    def at(dr: int, dc: int) -> np.ndarray:
+        return pad[1 + dr : 1 + dr + R, 1 + dc : 1 + dc + C]
+
+    every = np.ones((R, C), bool)
+    for dr in (-1, 1):
+        for dc in (-1, 1):
+            every &= at(dr, 0) | at(0, dc) | at(dr, dc)
+    return every
 
 
 _RIM_TILES = 8  # lettered faces nearest a square whose rims it is compared with (same camera angle)
