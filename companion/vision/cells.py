@@ -1193,11 +1193,13 @@ def gather_evidence(
         # double word, usually printed alike), any other the board's typical look, and
         # either fit is only a hint (see kind_scores).
         borrowed = ~empty_known
+        printed_like = classes.copy()
         if not empty_known[layout.centre]:
             dw = classes == list(Premium).index(Premium.DW)
             if empty_known[dw].any():
                 empty_look[layout.centre] = empty_look[dw][0]
                 empty_known[layout.centre] = True
+                printed_like[layout.centre] = list(Premium).index(Premium.DW)
         if empty_known.any() and not empty_known.all():
             empty_look[~empty_known] = np.median(empty_look[empty_known], axis=0)
             empty_known[:] = True
@@ -1286,7 +1288,7 @@ def gather_evidence(
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
                "exposure": small_exposure, "grey": grey, "faces": faces, "novelty": novelty, "unlike": unlike,
-               "borrowed": borrowed, "classes": classes, "ink_guessed": ink_guessed},
+               "borrowed": borrowed, "classes": classes, "printed_like": printed_like, "ink_guessed": ink_guessed},
     )
 
 
@@ -1574,19 +1576,33 @@ def _inked(square: np.ndarray) -> bool:
     return bool((hi - lo) / max(float(np.median(middle)), 8.0) > _INKED)
 
 
+def _shape_classes(ev: Evidence) -> tuple[np.ndarray, np.ndarray]:
+    """(R, C) the print class each square's outline and rim are compared within, and (R, C)
+    whether it has one. A square's own class, where the class knows its own empty look. A
+    class too small to know its own look (the centre) borrows another's: the double word's,
+    which the centre is printed as (its colour, its grid lines, with a star in the middle
+    that a face hides): its outline and rim are that print's too, whose corners and sides
+    lie clear of the star. The board's typical look, borrowed by any other, is no print's:
+    such a square has no class to compare with."""
+    R, C = ev.d_empty.shape
+    classes = ev.extra.get("classes")
+    classes = np.zeros((R, C), np.int64) if classes is None else classes
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is None:
+        return classes, np.ones((R, C), bool)
+    like = ev.extra.get("printed_like", classes)
+    return np.where(borrowed, like, classes), ~borrowed | (like != classes)
+
+
 def _outline_asked(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     """(R, C) the squares a tile's own shape is asked about (its outline, its rim): no letter,
     colour leaving face-up and empty within ``_OUTLINE_WINDOW``, face-up the likelier held
-    kind, and either kind likelier than the outlier floor; not where the square's class
-    borrows its empty look (too small a class to know its own empty look knows no outline
-    or rim of its own either)."""
+    kind, and either kind likelier than the outlier floor; not where the square has no print
+    class to compare with (:func:`_shape_classes`)."""
     held = scores[..., 1]
     ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
            & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
-    borrowed = ev.extra.get("borrowed")
-    if borrowed is not None:
-        ask &= ~borrowed
-    return ask
+    return ask & _shape_classes(ev)[1]
 
 
 def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray:
@@ -1612,8 +1628,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     if not ask.any():
         return out
     probs = _softmax(scores)
-    classes = ev.extra.get("classes")
-    classes = np.zeros((R, C), np.int32) if classes is None else classes
+    classes = _shape_classes(ev)[0]
     # Empty squares are compared by print and by place: inner, or on the edge.
     classes = 2 * classes + ~inner
     empty_ref = (ev.glyph_at < 0) & (probs[..., 0] > 0.9) & ~ask
@@ -1740,8 +1755,7 @@ def _rim_sides(ev: Evidence, geo: Geometry, scores: np.ndarray, ask: np.ndarray
     for k, (dr, dc) in enumerate(ACROSS):
         pad = np.pad(empty_now, 1)
         free[..., k] = pad[1 + dr : 1 + dr + R, 1 + dc : 1 + dc + C]
-    classes = ev.extra.get("classes")
-    classes = np.zeros((R, C), np.int32) if classes is None else classes
+    classes = _shape_classes(ev)[0]
     tile_ref = ev.glyph_ok & (probs[..., 1] > 0.8)
     # Empty references: every square now taken for empty, asked or not (on a board of nearly
     # a pale set's colour every empty square is asked, and blanks are few among them).
