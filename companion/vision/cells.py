@@ -1239,11 +1239,13 @@ def gather_evidence(
         # double word, usually printed alike), any other the board's typical look, and
         # either fit is only a hint (see kind_scores).
         borrowed = ~empty_known
+        printed_like = classes.copy()
         if not empty_known[layout.centre]:
             dw = classes == list(Premium).index(Premium.DW)
             if empty_known[dw].any():
                 empty_look[layout.centre] = empty_look[dw][0]
                 empty_known[layout.centre] = True
+                printed_like[layout.centre] = list(Premium).index(Premium.DW)
         if empty_known.any() and not empty_known.all():
             empty_look[~empty_known] = np.median(empty_look[empty_known], axis=0)
             empty_known[:] = True
@@ -1332,7 +1334,7 @@ def gather_evidence(
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
                "exposure": small_exposure, "grey": grey, "lum_small": lum_small, "faces": faces, "novelty": novelty, "unlike": unlike,
-               "borrowed": borrowed, "classes": classes, "ink_guessed": ink_guessed},
+               "borrowed": borrowed, "classes": classes, "printed_like": printed_like, "ink_guessed": ink_guessed},
     )
 
 
@@ -1620,19 +1622,33 @@ def _inked(square: np.ndarray) -> bool:
     return bool((hi - lo) / max(float(np.median(middle)), 8.0) > _INKED)
 
 
+def _shape_classes(ev: Evidence) -> tuple[np.ndarray, np.ndarray]:
+    """(R, C) the print class each square's outline and rim are compared within, and (R, C)
+    whether it has one. A square's own class, where the class knows its own empty look. A
+    class too small to know its own look (the centre) borrows another's: the double word's,
+    which the centre is printed as (its colour, its grid lines, with a star in the middle
+    that a face hides): its outline and rim are that print's too, whose corners and sides
+    lie clear of the star. The board's typical look, borrowed by any other, is no print's:
+    such a square has no class to compare with."""
+    R, C = ev.d_empty.shape
+    classes = ev.extra.get("classes")
+    classes = np.zeros((R, C), np.int64) if classes is None else classes
+    borrowed = ev.extra.get("borrowed")
+    if borrowed is None:
+        return classes, np.ones((R, C), bool)
+    like = ev.extra.get("printed_like", classes)
+    return np.where(borrowed, like, classes), ~borrowed | (like != classes)
+
+
 def _outline_asked(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     """(R, C) the squares a tile's own shape is asked about (its outline, its rim): no letter,
     colour leaving face-up and empty within ``_OUTLINE_WINDOW``, face-up the likelier held
-    kind, and either kind likelier than the outlier floor; not where the square's class
-    borrows its empty look (too small a class to know its own empty look knows no outline
-    or rim of its own either)."""
+    kind, and either kind likelier than the outlier floor; not where the square has no print
+    class to compare with (:func:`_shape_classes`)."""
     held = scores[..., 1]
     ask = ((ev.glyph_at < 0) & (np.abs(held - scores[..., 0]) <= _OUTLINE_WINDOW)
            & (held >= scores[..., 2]) & (np.maximum(held, scores[..., 0]) > scores[..., 3]))
-    borrowed = ev.extra.get("borrowed")
-    if borrowed is not None:
-        ask &= ~borrowed
-    return ask
+    return ask & _shape_classes(ev)[1]
 
 
 def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.ndarray:
@@ -1643,7 +1659,9 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     references are this photo's own: faces known by their letters, and squares of the same
     print known empty. A square on the board's edge has the board's border beside it, unlike
     the grid lines inner squares show: it is compared with empty squares of its print on the
-    edge (the outline's features are alike on each side: its corners' mean and second weakest)."""
+    edge (the outline's features are alike on each side: its corners' mean and second weakest).
+    Where something stands at each of a square's corners, its vote against a face is small
+    (:func:`_corners_hidden`)."""
     from companion.vision.outline import edge_maps, outline_features, outline_llr
 
     R, C = ev.d_empty.shape
@@ -1656,8 +1674,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     if not ask.any():
         return out
     probs = _softmax(scores)
-    classes = ev.extra.get("classes")
-    classes = np.zeros((R, C), np.int32) if classes is None else classes
+    classes = _shape_classes(ev)[0]
     # Empty squares are compared by print and by place: inner, or on the edge.
     classes = 2 * classes + ~inner
     empty_ref = (ev.glyph_at < 0) & (probs[..., 0] > 0.9) & ~ask
@@ -1719,8 +1736,33 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
         if _inked(grey[y : y + p, x : x + p]):
             continue
         out[r, c] = outline_llr(feats[n : n + 1], f_empties[int(classes[r, c])], f_tiles[int(sets[r, c])])[0]
+    # Where something stands at every corner of the square (a neighbour beside it or across
+    # the corner), a face's corners may lie under a neighbour's overhang or against its edge:
+    # a weak corner there says little against a face. A rounded corner left bare still says
+    # "face".
+    hidden = _corners_hidden(scores.argmax(-1) != 0)
+    out = np.where(hidden, np.maximum(out, -_HIDDEN_CORNERS), out)
     scores[..., 1] += out
     return out
+
+
+_HIDDEN_CORNERS = 1.0  # log-likelihood the outline may take from a face whose every corner has a neighbour at it
+
+
+def _corners_hidden(held: np.ndarray) -> np.ndarray:
+    """(R, C) squares each of whose four corners has a held square at it: beside the square
+    on either side of the corner, or across it (the board's edge holds nothing)."""
+    R, C = held.shape
+    pad = np.pad(held, 1)
+
+    def at(dr: int, dc: int) -> np.ndarray:
+        return pad[1 + dr : 1 + dr + R, 1 + dc : 1 + dc + C]
+
+    every = np.ones((R, C), bool)
+    for dr in (-1, 1):
+        for dc in (-1, 1):
+            every &= at(dr, 0) | at(0, dc) | at(dr, dc)
+    return every
 
 
 _RIM_TILES = 8  # lettered faces nearest a square whose rims it is compared with (same camera angle)
@@ -1759,8 +1801,7 @@ def _rim_sides(ev: Evidence, geo: Geometry, scores: np.ndarray, ask: np.ndarray
     for k, (dr, dc) in enumerate(ACROSS):
         pad = np.pad(empty_now, 1)
         free[..., k] = pad[1 + dr : 1 + dr + R, 1 + dc : 1 + dc + C]
-    classes = ev.extra.get("classes")
-    classes = np.zeros((R, C), np.int32) if classes is None else classes
+    classes = _shape_classes(ev)[0]
     tile_ref = ev.glyph_ok & (probs[..., 1] > 0.8)
     # Empty references: every square now taken for empty, asked or not (on a board of nearly
     # a pale set's colour every empty square is asked, and blanks are few among them).
