@@ -966,6 +966,31 @@ def _sets_by_light(
     return match, [carry(w, gain) for w in want], inks
 
 
+_HUE_CLEAR = 0.5  # a face this much nearer one set in hue than its nearest colour's is that set's
+
+
+def _by_hue(which: np.ndarray, hues: np.ndarray, tiles: list[np.ndarray]) -> np.ndarray:
+    """(R, C) each square's set: its nearest colour's (``which``), or the set clearly nearest
+    in hue (``hues``: (n_sets, R, C), :func:`companion.vision.sets.hue_apart` of the square
+    to each set's colour ``tiles``, Lab) where the two sets differ in hue by more than a
+    tile's spread. The board's light is known only as a smooth field: a shadow's edge, a
+    gradient at the board's edge, a spot the field misses leave a face lighter or darker
+    than its set by as much as two sets differ in lightness (a dim photo's ivory and wood),
+    but its hue where it was."""
+    n = len(tiles)
+    if n < 2:
+        return which
+    near = hues.argmin(0)
+    h_near = np.take_along_axis(hues, near[None], 0)[0]
+    h_which = np.take_along_axis(hues, which[None], 0)[0]
+    flip = (near != which) & (h_near <= _HUE_CLEAR * h_which)
+    if not flip.any():
+        return which
+    apart = np.array([[hue_apart(tiles[a], tiles[b]) for b in range(n)] for a in range(n)])
+    flip &= apart[near, which] >= 0.5 * _TILE_RADIUS
+    return np.where(flip, near, which)
+
+
 def _unseen_set_ink(colours: list[np.ndarray], pols: list[int], unseen: list[int], bodies: np.ndarray,
                     face_pols: np.ndarray) -> set[int]:
     """The ink of sets no face was taken for (too few of their faces had a plain body around
@@ -1190,12 +1215,15 @@ def gather_evidence(
     def tile_distances(norm_light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d_t = np.full((R, C), np.inf, np.float32)
         which = np.zeros((R, C), np.int64)
+        hues = []
         for j, t in enumerate(tiles):
-            d = colour_distance(to_lab(stats.body(polarity[j]) / norm_light), to_lab(t))
+            seen = to_lab(stats.body(polarity[j]) / norm_light)
+            d = colour_distance(seen, to_lab(t))
+            hues.append(hue_apart(seen, to_lab(t)))
             better = d < d_t
             d_t = np.where(better, d, d_t)
             which = np.where(better, j, which)
-        return d_t, which
+        return d_t, _by_hue(which, np.array(hues), [to_lab(t) for t in tiles])
 
     empty_look = np.zeros((R, C, 3), np.float32)
     empty_known = np.zeros((R, C), bool)
@@ -1420,6 +1448,15 @@ def _board_white(ev: Evidence) -> np.ndarray:
     """(R, C, 3) white as this board's exposure and light show it on each square, under the
     board's light (the half board is clipped at 255)."""
     return np.minimum(255.0, 255.0 * ev.extra["exposure"]) / np.maximum(ev.light, 1e-3)
+
+
+def _lamp_white(ev: Evidence) -> np.ndarray:
+    """(R, C, 3) the white a lamp's glare mixes into a square, under the board's light: the
+    camera's full scale, carried by the photo's exposure. Where the exposure brightened the
+    photo, it lies above what the half board shows (:func:`_board_white`, clipped at 255):
+    glare over a wood face in a dim photo moves its colour towards that white, not towards
+    the half board's top, and a channel seen at the top says only "at least"."""
+    return 255.0 * ev.extra["exposure"] / np.maximum(ev.light, 1e-3)
 
 
 def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
@@ -3158,13 +3195,15 @@ def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> Non
         return
     pols = ev.tile_polarity or [1] * len(ev.tile_colours)
     usual: dict[int, float] | None = None  # (each set's usual ink, found when first asked)
-    white = np.full(3, 255.0, np.float32)
-    lines = [to_lab(np.asarray(t, np.float32)[None] * (1.0 - _GLARE_PATH) + white * _GLARE_PATH) for t in ev.tile_colours]
+    white, top = _lamp_white(ev), _board_white(ev)
     for rc, ink in inks.items():
         if ink.glyph is None or ev.d_tile[rc] <= _GLARE_OFF:
             continue
-        d = np.full(len(lines), np.inf)
-        for j, line in enumerate(lines):
+        d = np.full(len(ev.tile_colours), np.inf)
+        for j, t in enumerate(ev.tile_colours):
+            # The path as the half board shows it: towards the lamp's white, clipped at its top.
+            line = to_lab(np.minimum(np.asarray(t, np.float32)[None] * (1.0 - _GLARE_PATH) + white[rc] * _GLARE_PATH,
+                                     top[rc]).astype(np.float32))
             seen = to_lab(ev.stats.body(int(pols[min(j, len(pols) - 1)]))[rc] / ev.light[rc])
             d[j] = float(colour_distance(line, seen).min())
         j0, best = int(ev.tile_set[rc]), int(np.argmin(d))
@@ -3212,7 +3251,7 @@ def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> No
         return
     pols = ev.tile_polarity or [1] * n
     lum = luminance(ev.light)
-    white = _board_white(ev)
+    white, top = _lamp_white(ev), _board_white(ev)
     lettered = [rc for rc, ink in inks.items() if ink.glyph is not None]
     usual = _usual_contrast(ev, inks)
     # A set with too few faces seen plainly to say its own usual ink: the board's usual over
@@ -3231,7 +3270,12 @@ def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> No
             if j not in usual or pols[j] != ink.polarity:
                 continue
             f = float(np.clip(1.0 - ink.contrast / lum[rc] / usual[j], 0.0, 0.9))
-            restored = unglare(ev.stats.body(pols[j])[rc] / ev.light[rc], f, white[rc])
+            seen = ev.stats.body(pols[j])[rc] / ev.light[rc]
+            restored = unglare(seen, f, white[rc])
+            # A channel seen at the half board's top was at least that bright: restored, it
+            # is at least what is computed, and as bright as the set's own is no misfit.
+            clipped = seen >= top[rc] - 1.0
+            restored = np.where(clipped, np.maximum(restored, colour), restored).astype(np.float32)
             d[j] = float(colour_distance(to_lab(restored), to_lab(colour)))
         best = int(np.argmin(d))
         if best != j0 and d[best] < _TILE_RADIUS and d[best] < 0.5 * d[j0]:

@@ -41,10 +41,12 @@ def tint(gain: np.ndarray) -> float:
     return float(np.linalg.norm(lg - lg.mean()))
 
 
-def hue_apart(a_lab: np.ndarray, b_lab: np.ndarray) -> float:
-    """Distance of two Lab colours in a and b alone: what a shadow or a brighter spot leaves."""
-    d = np.asarray(a_lab, np.float64)[1:] - np.asarray(b_lab, np.float64)[1:]
-    return float(np.hypot(d[0], d[1]))
+def hue_apart(a_lab: np.ndarray, b_lab: np.ndarray) -> float | np.ndarray:
+    """Distance of two Lab colours (or arrays of them, (..., 3)) in a and b alone: what a
+    shadow or a brighter spot leaves."""
+    d = np.asarray(a_lab, np.float64)[..., 1:] - np.asarray(b_lab, np.float64)[..., 1:]
+    out = np.hypot(d[..., 0], d[..., 1])
+    return float(out) if out.ndim == 0 else out
 
 
 def fit_light(bodies: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, float]:

@@ -168,7 +168,7 @@ def test_a_face_washed_out_by_glare_keeps_its_set():
     ev = SimpleNamespace(
         tile_colours=[ivory, wood], tile_polarity=[1, 1], tile_set=np.zeros((1, 1), np.int64),
         d_tile=np.full((1, 1), float(d[0])), light=np.ones((1, 1, 1)),
-        stats=SimpleNamespace(body=lambda pol: body),
+        stats=SimpleNamespace(body=lambda pol: body), extra={"exposure": 1.0},
     )
     _sets_under_glare(ev, {(0, 0): FaceInk(np.zeros((24, 24), np.float32))})
     assert ev.tile_set[0, 0] == 1
