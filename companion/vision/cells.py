@@ -89,6 +89,7 @@ from companion.vision.letters import (
     load_model,
     softmax,
 )
+from companion.vision.medians import median
 from companion.vision.profile import Profile
 from companion.vision.reading import BLANK_TURN, CellReading
 from companion.vision.sets import carry, fit_light, hue_apart, name_found
@@ -491,27 +492,14 @@ class SquareStats:
         return np.where(np.asarray(polarity) >= 0, self.light_spread, self.dark_spread)
 
 
-def _median_last(x: np.ndarray) -> np.ndarray:
-    """``np.median(x, axis=-1)`` by sorting along the last axis (numpy's median partitions
-    every row apart, three or four times slower on these rows of a square's pixels); the same
-    values (the mean of the middle two for an even count, as numpy takes it)."""
-    if np.isnan(x).any():
-        return np.median(x, axis=-1)
-    s = np.sort(x, axis=-1)
-    n = s.shape[-1]
-    if n % 2:
-        return s[..., n // 2]
-    return np.mean(s[..., n // 2 - 1 : n // 2 + 1], axis=-1)
-
-
 def square_stats(bgr: np.ndarray, geo: Geometry, lum: np.ndarray | None = None) -> SquareStats:
     """``lum``: the luminance of ``bgr`` when worked out already (the same values)."""
     b = geo.blocks(bgr, 0.22, 0.78)
     r, c, n, _, _ = b.shape
     flat = np.ascontiguousarray(b).reshape(r, c, n * n, 3).astype(np.float32)
-    med = _median_last(flat.transpose(0, 1, 3, 2))
+    med = median(flat.transpose(0, 1, 3, 2))
     lum = luminance(flat) if lum is None else geo.blocks(lum, 0.22, 0.78).reshape(r, c, n * n)
-    upper = lum >= _median_last(lum)[..., None]
+    upper = lum >= median(lum)[..., None]
     lower = ~upper
     cu = np.maximum(upper.sum(2), 1)[..., None]
     cl = np.maximum(lower.sum(2), 1)[..., None]
@@ -638,14 +626,14 @@ def unlike_class(small: np.ndarray, geo: Geometry, classes: np.ndarray, toleranc
     else:
         lum = np.ascontiguousarray(geo.blocks(lum_small, 0.0, 1.0))
     R, C, n, _ = lum.shape
-    rel = lum / np.maximum(_median_last(lum[:, :, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(R, C, -1)), 1.0)[..., None, None]
+    rel = lum / np.maximum(median(lum[:, :, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(R, C, -1)), 1.0)[..., None, None]
     out = np.ones((R, C, n, n), bool)
     k3 = np.ones((3, 3), np.uint8)
     for k in np.unique(classes):
         mine = classes == k
         if mine.sum() < 4:
             continue
-        ref = _median0(rel[mine]).astype(np.float32)
+        ref = median(rel[mine], axis=0).astype(np.float32)
         lo, hi = cv2.erode(ref, k3), cv2.dilate(ref, k3)
         v = rel[mine]
         out[mine] = np.maximum(v - hi, lo - v) > tolerance
@@ -676,7 +664,7 @@ def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.n
     def relative(at: np.ndarray) -> np.ndarray:
         pics = luminance(blocks[at[:, 0], at[:, 1]]) if lum_small is None else blocks[at[:, 0], at[:, 1]]
         middle = pics[:, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(len(pics), -1)
-        return pics / np.maximum(_median_last(middle), 1.0)[:, None, None]
+        return pics / np.maximum(median(middle), 1.0)[:, None, None]
 
     for k in np.unique(classes[ask]):
         mine = np.argwhere(classes == k)
@@ -684,7 +672,7 @@ def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.n
             continue
         # The class's typical picture from squares spread evenly over it (enough for a median).
         refs = mine[np.linspace(0, len(mine) - 1, min(len(mine), _PRINT_REFS)).round().astype(int)]
-        ref = _median0(relative(refs)[:, e : n - e, e : n - e]).astype(np.float32)
+        ref = median(relative(refs)[:, e : n - e, e : n - e], axis=0).astype(np.float32)
         a = (ref - ref.mean()).ravel()
         if float(np.sqrt(np.mean(a * a))) < _HIDDEN_LEVEL:
             continue  # a plain colour: nothing to show or hide
@@ -2275,19 +2263,6 @@ def _top_left_quarter(rotation: int, side: int) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _median0(x: np.ndarray) -> np.ndarray:
-    """``np.median(x, axis=0)`` of a short stack of pictures, by sorting along the stack
-    (numpy's median partitions each pixel's column apart, several times slower here); the same
-    values (the mean of the middle two for an even count, as numpy takes it)."""
-    n = len(x)
-    if n == 0 or np.isnan(x).any():
-        return np.median(x, axis=0)
-    s = np.sort(x, axis=0)
-    if n % 2:
-        return s[n // 2]
-    return np.mean(s[n // 2 - 1 : n // 2 + 1], axis=0)
-
-
 def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
     """How unlike a token's colour is to what should lie there (8-bit Lab, either may be one
     colour): the colour distance, except for a pixel only darker than it by less than half
@@ -2398,13 +2373,13 @@ def find_tokens(
             sample = sample[np.linspace(0, len(sample) - 1, min(12, len(sample))).round().astype(int)]
             rows, cols = np.unravel_index(sample, pool.shape)
             picked = grid[rows, :, cols]  # (n, p, p, 3): the sampled squares' blocks
-            expect = (_median0(picked) if len(picked) >= 3 else picked.mean(axis=0)).astype(seen.dtype)
+            expect = (median(picked, axis=0) if len(picked) >= 3 else picked.mean(axis=0)).astype(seen.dtype)
             expect_blocks[mine] = _lab_bytes(expect.astype(np.float32))
             if len(picked) >= 3:
                 pictured |= mine
                 # Robustly: a hand over a few of them must not widen what is allowed.
                 spread = colour_distance(blocks_lab[rows, cols], to_lab(expect))
-                tolerance_blocks[mine] = 2.5 * _median0(spread)
+                tolerance_blocks[mine] = 2.5 * median(spread, axis=0)
         else:
             expect = ev.empty_look[mine][:, None, None, :].astype(seen.dtype)
             expect_blocks[mine] = _lab_bytes(expect.astype(np.float32))
@@ -2456,7 +2431,7 @@ def find_tokens(
     for mine in [(classes == k) & empty for k in np.unique(classes)] + [
             (kind_idx == 1) & (ev.tile_set == j) for j in np.unique(ev.tile_set[kind_idx == 1])]:
         if mine.any():
-            usual_light[mine], usual_dark[mine] = _median0(sq_light[mine]), _median0(sq_dark[mine])
+            usual_light[mine], usual_dark[mine] = median(sq_light[mine], axis=0), median(sq_dark[mine], axis=0)
     bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at

@@ -16,11 +16,13 @@ def median(x: np.ndarray, axis: int = -1) -> np.ndarray:
     partitioning; NaN where a row holds NaN, as numpy has it."""
     x = np.asarray(x)
     n = x.shape[axis]
-    if n == 0 or x.dtype.kind != "f":  # (numpy's median of whole numbers is a float mean)
+    if n == 0 or x.dtype.kind not in "fiu":
         return np.median(x, axis=axis)
     s = np.sort(x, axis=axis)
     if n % 2:
         out = np.take(s, n // 2, axis=axis)
+        if x.dtype.kind != "f":  # numpy's median of whole numbers is a float
+            out = out.astype(np.float64)
     else:
         out = np.mean(np.take(s, [n // 2 - 1, n // 2], axis=axis), axis=axis)
     if x.dtype.kind == "f":

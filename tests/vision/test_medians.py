@@ -20,3 +20,12 @@ def test_median_is_numpys_median_bit_for_bit(shape, axis, dtype):
         want, got = np.median(x, axis=axis), median(x, axis=axis)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert np.array_equal(got, want, equal_nan=dtype != np.int64)
+
+
+def test_whole_numbers_give_numpys_float_median() -> None:
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 5, 8):
+        x = rng.integers(0, 256, size=(4, n, 3), dtype=np.uint8)
+        for axis in (0, 1, -1):
+            ours, theirs = median(x, axis=axis), np.median(x, axis=axis)
+            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs)
