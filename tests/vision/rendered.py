@@ -28,15 +28,19 @@ def read_rendered(spec: SceneSpec, seed: int, found_grid: bool = True) -> tuple[
     return scene, {(c.row, c.col): c for c in reading.cells}
 
 
-def faces_misread(cases: dict[int, list[tuple[int, int]]]) -> list[tuple[int, tuple[int, int], object]]:
-    """Of the named squares of mounted development scenes (seed: squares), each holding a face
-    in truth, those not read as a face with its letter: (seed, square, reading)."""
-    wrong = []
+def named_faces(cases: dict[int, list[tuple[int, int]]]):
+    """The named squares of mounted development scenes (seed: squares), each holding a face in
+    truth, read: (seed, square, truth, reading) for each."""
     for seed, squares in cases.items():
         scene, cells = read_rendered(preset("mounted", np.random.default_rng(seed), features=True), seed)
         for rc in squares:
             truth = scene.truth.cell(*rc)
             assert truth.kind == "tile", (seed, rc, truth)
-            if (cells[rc].kind, cells[rc].letter) != ("tile", truth.letter):
-                wrong.append((seed, rc, cells[rc]))
-    return wrong
+            yield seed, rc, truth, cells[rc]
+
+
+def faces_misread(cases: dict[int, list[tuple[int, int]]]) -> list[tuple[int, tuple[int, int], object]]:
+    """Of the named squares of mounted development scenes (seed: squares), each holding a face
+    in truth, those not read as a face with its letter: (seed, square, reading)."""
+    return [(seed, rc, read) for seed, rc, truth, read in named_faces(cases)
+            if (read.kind, read.letter) != ("tile", truth.letter)]

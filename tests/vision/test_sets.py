@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.vision.cells import _one_set_in_two_lights, rgb_to_bgr
 from companion.vision.scene import TILE_LOOKS, Square, preset
@@ -68,26 +69,31 @@ def _glare_over(image: np.ndarray, location, square: tuple[int, int], strength: 
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
-def test_a_wood_face_under_glare_stays_wood(monkeypatch):
-    # A lamp's spot washes a wood face out towards white, near the ivory set's colour; its
-    # ink fades as much as its body. An ivory face would show its ink whole.
+def _read_with_glare_on_the_d(spec, seed: int, strength: float):
+    """The scene read with a lamp's spot of ``strength`` over the wood D of WOODEN: (scene,
+    cells), the face placed through the truth's own orientation (a scene may be turned)."""
     import tests.vision.rendered as rendered
 
-    seed = 21
-    content = {**_word(7, 2, "WOODEN", "wood"), **_word(9, 2, "SATIRE", "ivory"), **_word(5, 3, "BRAWL", "wood")}
-    spec = preset("mounted", np.random.default_rng(seed), content=content, style="classic")
-    spec = replace(spec, photo=replace(spec.photo, glare=0, shadows=0))
     real_render = rendered.render
 
     def render_with_glare(spec_, seed_):
         scene = real_render(spec_, seed_)
-        # (7, 5) of the printed board: the scene may be turned, so placed through the truth's
-        # own orientation (the wood face that is the D of WOODEN).
         face = next(c for c in scene.truth.cells if c.kind == "tile" and c.letter == "D" and c.set == "wood")
-        return replace(scene, image=_glare_over(scene.image, scene.location, (face.row, face.col), 0.55))
+        return replace(scene, image=_glare_over(scene.image, scene.location, (face.row, face.col), strength))
 
-    monkeypatch.setattr(rendered, "render", render_with_glare)
-    scene, cells = read_rendered(spec, seed)
+    with pytest.MonkeyPatch.context() as patch:  # the real renderer again for the next scene
+        patch.setattr(rendered, "render", render_with_glare)
+        return read_rendered(spec, seed)
+
+
+def test_a_wood_face_under_glare_stays_wood():
+    # A lamp's spot washes a wood face out towards white, near the ivory set's colour; its
+    # ink fades as much as its body. An ivory face would show its ink whole.
+    seed = 21
+    content = {**_word(7, 2, "WOODEN", "wood"), **_word(9, 2, "SATIRE", "ivory"), **_word(5, 3, "BRAWL", "wood")}
+    spec = preset("mounted", np.random.default_rng(seed), content=content, style="classic")
+    spec = replace(spec, photo=replace(spec.photo, glare=0, shadows=0))
+    scene, cells = _read_with_glare_on_the_d(spec, seed, 0.55)
     face = next(c for c in scene.truth.cells if c.kind == "tile" and c.letter == "D" and c.set == "wood")
     assert cells[(face.row, face.col)].kind == "tile"
     assert _wrong_sets(scene, cells) == []

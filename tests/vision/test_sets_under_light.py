@@ -10,30 +10,20 @@ import numpy as np
 
 from companion.vision.scene import preset
 
-from .rendered import read_rendered
-from .test_sets import _glare_over, _word, _wrong_sets
+from .rendered import named_faces
+from .test_sets import _read_with_glare_on_the_d, _word, _wrong_sets
 
 
-def test_a_wood_face_under_glare_in_a_dim_photo_stays_wood(monkeypatch):
+def test_a_wood_face_under_glare_in_a_dim_photo_stays_wood():
     # A dim photo is brightened to a standard exposure before it is read: the lamp's white,
     # the camera's full scale, is brightened with it, well above the top of what is read.
     # Glare moves a wood face towards that white; towards the read top instead, it would
     # have to be an ivory face.
-    import tests.vision.rendered as rendered
-
-    real_render = rendered.render
     for seed in (21, 22):
         content = {**_word(7, 2, "WOODEN", "wood"), **_word(9, 2, "SATIRE", "ivory"), **_word(5, 3, "BRAWL", "wood")}
         spec = preset("mounted", np.random.default_rng(seed), content=content, style="classic")
         spec = replace(spec, photo=replace(spec.photo, glare=0, shadows=0, white_balance=(0.6, 0.6, 0.6)))
-
-        def render_with_glare(spec_, seed_):
-            scene = real_render(spec_, seed_)
-            face = next(c for c in scene.truth.cells if c.kind == "tile" and c.letter == "D" and c.set == "wood")
-            return replace(scene, image=_glare_over(scene.image, scene.location, (face.row, face.col), 0.4))
-
-        monkeypatch.setattr(rendered, "render", render_with_glare)
-        scene, cells = read_rendered(spec, seed)
+        scene, cells = _read_with_glare_on_the_d(spec, seed, 0.4)
         assert _wrong_sets(scene, cells) == [], seed
 
 
@@ -44,12 +34,5 @@ def test_a_face_lit_apart_from_its_set_keeps_its_set_by_hue():
     # lie nearer the other set, in hue clearly nearer their own.
     cases = {6270: [(5, 8), (7, 2), (7, 4), (7, 7), (8, 5)], 6384: [(10, 2), (10, 3)], 6337: [(2, 6)],
              5928: [(11, 9), (12, 9), (12, 12), (13, 9)]}
-    wrong = []
-    for seed, squares in cases.items():
-        scene, cells = read_rendered(preset("mounted", np.random.default_rng(seed), features=True), seed)
-        for rc in squares:
-            truth = scene.truth.cell(*rc)
-            assert truth.kind == "tile", (seed, rc, truth)
-            if cells[rc].set != truth.set:
-                wrong.append((seed, rc, truth.set, cells[rc].set))
+    wrong = [(seed, rc, truth.set, read.set) for seed, rc, truth, read in named_faces(cases) if read.set != truth.set]
     assert wrong == []
