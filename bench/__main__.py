@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +18,12 @@ HERE = Path(__file__).resolve().parent
 
 def module_names() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if not m.name.startswith("_"))
+
+
+def benchmark_file(name: str) -> bool:
+    """Whether bench/NAME.py defines run() (read from its text: a helper module is not a
+    benchmark, and importing every module here would defeat the fresh processes)."""
+    return "\ndef run(" in (HERE / f"{name}.py").read_text(encoding="utf-8")
 
 
 def benchmark(name: str) -> Callable[[], dict] | None:
@@ -44,15 +51,20 @@ def main(argv: Sequence[str]) -> int:
             f"bench: no benchmark {', '.join(unknown)} (known: {', '.join(names)})", file=sys.stderr
         )
         return 2
+    if not argv:
+        # Each benchmark in a fresh process of its own: one leaves threads, caches and a heap
+        # shaped by its work (the table's runs the reader on threads of its own), and those
+        # timed after it would be timed in its wake, not as the companion runs them.
+        failed = [name for name in names if benchmark_file(name)
+                  and subprocess.run([sys.executable, "-m", "bench", name], cwd=HERE.parent).returncode]
+        return 1 if failed else 0
     # One module imported at a time, and only those asked for: one benchmark's missing extra
     # spares the others.
-    for name in argv or names:
+    for name in argv:
         run = benchmark(name)
         if run is None:
-            if argv:
-                print(f"bench: bench/{name}.py has no run()", file=sys.stderr)
-                return 2
-            continue
+            print(f"bench: bench/{name}.py has no run()", file=sys.stderr)
+            return 2
         started = time.perf_counter()
         result = dict(run())
         result.setdefault("machine", machine_info())
