@@ -1204,14 +1204,15 @@ def gather_evidence(
         d_t = np.full((R, C), np.inf, np.float32)
         which = np.zeros((R, C), np.int64)
         hues = []
-        for j, t in enumerate(tiles):
+        labs = [to_lab(t) for t in tiles]
+        for j, t in enumerate(labs):
             seen = to_lab(stats.body(polarity[j]) / norm_light)
-            d = colour_distance(seen, to_lab(t))
-            hues.append(hue_apart(seen, to_lab(t)))
+            d = colour_distance(seen, t)
+            hues.append(hue_apart(seen, t))
             better = d < d_t
             d_t = np.where(better, d, d_t)
             which = np.where(better, j, which)
-        return d_t, _by_hue(which, np.array(hues), [to_lab(t) for t in tiles])
+        return d_t, _by_hue(which, np.array(hues), labs)
 
     empty_look = np.zeros((R, C, 3), np.float32)
     empty_known = np.zeros((R, C), bool)
@@ -3092,14 +3093,10 @@ def _cap_height(scored: FaceScores, faces: list[FaceInk]) -> FaceScores:
     boxes = np.array([f.box if f.box is not None else (0, 0, 0, 0) for f in faces], np.float64)
     # (N, 4): the box's extent along the tile's upright axis at each turn.
     upright = np.where(np.arange(4)[None, :] % 2 == 0, boxes[:, 3:4], boxes[:, 2:3])
-    # The faces read surely (as FaceScores.decide reads them with no prior), all at once.
-    n, _, n_letters = scored.logp.shape
-    flat = scored.logp.reshape(n, -1)
-    p = np.exp(flat - flat.max(1, keepdims=True))
-    p = (p / p.sum(1, keepdims=True)).reshape(n, 4, n_letters)
-    turn, letter = np.divmod(p.reshape(n, -1).argmax(1), n_letters)
-    rows = np.arange(n)
-    sure = (p.sum(2)[rows, turn] > 0.9) & (p.sum(1)[rows, letter] > 0.9) & (boxes[:, 2] > 0)
+    # The faces read surely (as FaceScores.decide reads them with no prior).
+    turn, _, p_letter, p_turn = scored.best()
+    rows = np.arange(len(faces))
+    sure = (p_turn > 0.9) & (p_letter > 0.9) & (boxes[:, 2] > 0)
     if sure.sum() < _CAP_LEAST:
         return scored
     cap = float(np.median(upright[rows[sure], turn[sure]]))

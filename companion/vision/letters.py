@@ -221,12 +221,11 @@ class FaceScores:
             None if self.letterness is None else self.letterness[idx],
         )
 
-    def decide(self, rotation_prior: np.ndarray | None = None, value_of: dict[str, int] | None = None) -> list[LetterGuess]:
-        """The most likely (letter, turn) of each face under a prior over turns."""
+    def best(self, rotation_prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each face's most likely turn index and letter index under a prior over turns, with
+        the belief in that letter (over every turn) and in that turn (over every letter)."""
         prior = np.log((np.full(4, 0.25) if rotation_prior is None else rotation_prior) + 1e-6)
         n = len(self.logp)
-        if n == 0:
-            return []
         score = self.logp + prior[None, :, None]
         flat = score.reshape(n, -1)
         p = np.exp(flat - flat.max(1, keepdims=True))
@@ -234,8 +233,14 @@ class FaceScores:
         p = p.reshape(score.shape)
         best = p.reshape(n, -1).argmax(1)
         ks, lis = np.unravel_index(best, score.shape[1:])
-        p_letter = p.sum(1)[np.arange(n), lis]
-        p_turn = p.sum(2)[np.arange(n), ks]
+        return ks, lis, p.sum(1)[np.arange(n), lis], p.sum(2)[np.arange(n), ks]
+
+    def decide(self, rotation_prior: np.ndarray | None = None, value_of: dict[str, int] | None = None) -> list[LetterGuess]:
+        """The most likely (letter, turn) of each face under a prior over turns."""
+        n = len(self.logp)
+        if n == 0:
+            return []
+        ks, lis, p_letter, p_turn = self.best(rotation_prior)
         out = []
         for i in range(n):
             k, li = int(ks[i]), int(lis[i])
