@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision.medians import median
+
 GLYPH_PX = 24  # side of the normalised letter picture the classifier sees
 _DIGIT_INK = 0.3  # level of ink (0..1) the value digits are looked for at
 _PRINTED = 0.5  # level of ink (0..1) print reaches somewhere: the letter's level
@@ -130,7 +132,7 @@ def _on_body(ink: np.ndarray, labels: np.ndarray, stat: list[int], i: int) -> bo
     mine = labels[y0:y1, x0:x1] == i
     ring = cv2.dilate(mine.view(np.uint8), _SQUARE5).view(bool) & ~mine
     around = ink[y0:y1, x0:x1][ring]
-    return around.size == 0 or float(np.median(around)) < _BODY_AROUND
+    return around.size == 0 or float(median(around)) < _BODY_AROUND
 
 
 def _long_lines(faint: np.ndarray, face_px: float) -> np.ndarray | None:
