@@ -92,7 +92,7 @@ from companion.vision.letters import (
 from companion.vision.medians import median
 from companion.vision.profile import Profile
 from companion.vision.reading import BLANK_TURN, CellReading
-from companion.vision.sets import carry, fit_light, hue_apart, name_found
+from companion.vision.sets import carry, fit_light, hue_apart, name_found, shade_apart
 
 CELL_PX = 48  # pixels per square of the rectified board: letters ~25 px high, digits ~9
 MARGIN = 0.5  # squares kept around the grid: tiles on the edge overhang it
@@ -932,8 +932,9 @@ def _one_set_in_two_lights(
 ) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
     """The colours found (``tiles``, BGR, with their ink ``polarity`` and ``members``, masks
     over the lettered ``bodies``) with those that differ from another of the same ink by
-    lightness only merged: apart in hue (:func:`companion.vision.sets.hue_apart`) by less than
-    half what the closest two of the profile's ``sets`` are, they are one set in two lights."""
+    lightness only merged: apart in hue, once one gain on all channels brings them to one
+    lightness (:func:`companion.vision.sets.shade_apart`), by less than half what the closest
+    two of the profile's ``sets`` are, they are one set in two lights."""
     want = [to_lab(w) for w in sets]
     least = min(hue_apart(want[a], want[b]) for a in range(len(want)) for b in range(a + 1, len(want)))
     tiles, polarity, members = list(tiles), list(polarity), list(members)
@@ -941,7 +942,7 @@ def _one_set_in_two_lights(
     while i < len(tiles):
         j = i + 1
         while j < len(tiles):
-            if polarity[i] == polarity[j] and hue_apart(to_lab(tiles[i]), to_lab(tiles[j])) < 0.5 * least:
+            if polarity[i] == polarity[j] and shade_apart(tiles[i], tiles[j]) < 0.5 * least:
                 members[i] = members[i] | members.pop(j)
                 tiles.pop(j)
                 polarity.pop(j)
@@ -3022,6 +3023,7 @@ def read_board_cells(
     _sets_by_ink(ev, inks)
     _sets_under_glare(ev, inks)
     _sets_by_faded_ink(ev, inks)
+    _backs_under_glare(ev, kind_idx)
 
     letters = sorted(tileset.alphabet)
     values = dict(tileset.values)
@@ -3173,28 +3175,33 @@ def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
 _GLARE_PATH = np.linspace(0.0, 1.0, 21)[:, None]  # shares of white light mixed into a body
 
 
+def _glare_path_distance(colour: np.ndarray, seen_lab: np.ndarray, white: np.ndarray, top: np.ndarray) -> float:
+    """Lab distance from ``seen_lab`` to the colours glare over ``colour`` (BGR) can show: the
+    path towards the lamp's ``white``, clipped at the half board's ``top`` (as it shows it)."""
+    line = np.minimum(np.asarray(colour, np.float32)[None] * (1.0 - _GLARE_PATH) + white * _GLARE_PATH, top)
+    return float(colour_distance(to_lab(line.astype(np.float32)), seen_lab).min())
+
+
 def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
     """A face unlike its nearest set's colour may be another set's under a lamp's glare:
     glare adds white light, moving a body's colour along the line to white (lighter, less
     coloured), never away from it (a wood face washed out can come near the ivory set's
     colour, but keeps more of wood's yellow than ivory has). A face much nearer another
     set's line to white than its own set's (colour or line) is that set's: ``ev.tile_set``
-    corrected in place."""
+    corrected in place. So too a face with no letter found (a blank, or a letter the glare
+    washed out): its colour alone tells, with no ink to weigh."""
     if len(ev.tile_colours) < 2:
         return
     pols = ev.tile_polarity or [1] * len(ev.tile_colours)
     usual: dict[int, float] | None = None  # (each set's usual ink, found when first asked)
     white, top = _lamp_white(ev), _board_white(ev)
     for rc, ink in inks.items():
-        if ink.glyph is None or ev.d_tile[rc] <= _GLARE_OFF:
+        if ev.d_tile[rc] <= _GLARE_OFF:
             continue
         d = np.full(len(ev.tile_colours), np.inf)
         for j, t in enumerate(ev.tile_colours):
-            # The path as the half board shows it: towards the lamp's white, clipped at its top.
-            line = to_lab(np.minimum(np.asarray(t, np.float32)[None] * (1.0 - _GLARE_PATH) + white[rc] * _GLARE_PATH,
-                                     top[rc]).astype(np.float32))
             seen = to_lab(ev.stats.body(int(pols[min(j, len(pols) - 1)]))[rc] / ev.light[rc])
-            d[j] = float(colour_distance(line, seen).min())
+            d[j] = _glare_path_distance(t, seen, white[rc], top[rc])
         j0, best = int(ev.tile_set[rc]), int(np.argmin(d))
         # Glare mixes white into the ink as much as into the body: a face under glare shows
         # its ink fainter than its set's usual, never stronger. A face whose ink is whole
@@ -3202,11 +3209,31 @@ def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> Non
         # face of that other set washed out (an ivory face lit a little off its colour).
         if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
             usual = _usual_contrast(ev, inks) if usual is None else usual
-            if j0 in usual and best in usual:
+            if ink.glyph is not None and j0 in usual and best in usual:
                 strength = ink.contrast / float(luminance(ev.light[rc]))
                 if strength >= _FADED * usual[j0] and strength > usual[best]:
                     continue
             ev.tile_set[rc] = best
+
+
+def _backs_under_glare(ev: Evidence, kind_idx: np.ndarray) -> None:
+    """A back unlike every set's back colour may be one under a lamp's glare, as a face may
+    (:func:`_sets_under_glare`): a back much nearer another set's back's line to white than
+    its nearest back's (colour or line) is that set's: ``ev.back_set`` (and ``ev.d_back``)
+    corrected in place. A wood back washed out turns pale tan, far from a slate back in hue."""
+    backs = [b for b in ev.back_colours]
+    if len(backs) < 2:
+        return
+    white, top = _lamp_white(ev), _board_white(ev)
+    for r, c in np.argwhere((kind_idx == 2) & (ev.d_back > _GLARE_OFF)):
+        rc = (int(r), int(c))
+        seen = to_lab(ev.stats.median[rc] / ev.light[rc])
+        d = np.array([_glare_path_distance(b, seen, white[rc], top[rc]) if np.isfinite(b).all() else np.inf
+                      for b in backs])
+        j0, best = int(ev.back_set[rc]), int(np.argmin(d))
+        if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
+            ev.back_set[rc] = best
+            ev.d_back[rc] = min(float(ev.d_back[rc]), float(d[best]))
 
 
 _FADED = 0.75  # of its set's usual ink contrast, below which a face's ink is washed out

@@ -49,6 +49,20 @@ def hue_apart(a_lab: np.ndarray, b_lab: np.ndarray) -> float | np.ndarray:
     return float(out) if out.ndim == 0 else out
 
 
+def shade_apart(a_bgr: np.ndarray, b_bgr: np.ndarray) -> float:
+    """How far apart two colours (BGR) are in hue once the light is taken out: the darker
+    brought to the lighter's luminance by one gain on all channels (a shadow, a dimmer part of
+    the light, scales every channel alike), clipped as the camera clips, then
+    :func:`hue_apart`. Lab's chroma shrinks with lightness, so hue alone would let a darker,
+    more saturated colour (a wood face) pass for a lighter, paler one (ivory) in shadow."""
+    from companion.vision.cells import luminance, to_lab  # (cells imports this module)
+
+    a, b = np.asarray(a_bgr, np.float32), np.asarray(b_bgr, np.float32)
+    dark, light = (a, b) if luminance(a) <= luminance(b) else (b, a)
+    gain = float(luminance(light)) / max(float(luminance(dark)), 1.0)
+    return float(hue_apart(to_lab(np.clip(dark * gain, 0, 255).astype(np.float32)), to_lab(light)))
+
+
 def fit_light(bodies: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, float]:
     """The gain (3,) carrying the profile's ``sets`` (BGR) onto this photo, the set each of the
     faces' ``bodies`` (N, 3 BGR) is under it (N,), and the hypothesis' cost. Each colour
