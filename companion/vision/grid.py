@@ -242,7 +242,8 @@ def _attempts(image: np.ndarray, rows: int, cols: int, coarse_px: int) -> Iterat
         probe = Probe(image, cell_px(h, rows, cols), (small, k))
         look: Look | None
         h, look, _ = refine(probe, h, rows, cols, (FIRST_WINDOW,), None)
-        dx, dy, by_layout = extent(probe, h, rows, cols, look)
+        dx, dy, sure = extent(probe, h, rows, cols, look)
+        by_layout = sure is not None
         # The grid has had its widest window already. Moved by whole squares, the lines it
         # gained at one end may lie farther off, and the channel is chosen again: the first
         # choice was made on lines that are partly not the board's.
@@ -251,10 +252,17 @@ def _attempts(image: np.ndarray, rows: int, cols: int, coarse_px: int) -> Iterat
         else:
             h, look, _ = refine(probe, shift(h, dx, dy), rows, cols, (SHIFTED_WINDOW, *REFINE_WINDOWS), None)
         assert look is not None
-        # The layout once more on the fitted grid, whose squares' colours are now sampled
-        # where they are: as far as the extent was searched when the lines set it, else nearby.
-        margin = 2 if by_layout else EXTENT_MARGIN
-        placed = layout_shift(cell_colours(probe, h, rows, cols, margin), rows, cols, margin)
+        placed: tuple[int, int, float] | None
+        if sure is not None and sure >= 1.0:
+            # The layout placed the grid surely (its colours fit as well as a board's ever do):
+            # the refinement since moved it by less than half a square, and the layout says the
+            # same of the fitted grid (as it did on every photo and rendered board here).
+            placed = (0, 0, sure)
+        else:
+            # The layout once more on the fitted grid, whose squares' colours are now sampled
+            # where they are: as far as the extent was searched when the lines set it, else nearby.
+            margin = 2 if by_layout else EXTENT_MARGIN
+            placed = layout_shift(cell_colours(probe, h, rows, cols, margin), rows, cols, margin)
         if placed is not None and placed[:2] != (0, 0):
             h, look, _ = refine(probe, shift(h, placed[0], placed[1]), rows, cols, (0.1, 0.06), look)
             placed = layout_shift(cell_colours(probe, h, rows, cols, 2), rows, cols, 2)

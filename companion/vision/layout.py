@@ -81,12 +81,12 @@ def plain_colour(colours: np.ndarray, premium: np.ndarray | None = None) -> np.n
     sq = (c * c).sum(1)
     near = sq[:, None] + sq[None, :] - 2 * (c @ c.T) < PLAIN_RADIUS**2
     if premium is None or not premium[ok].any() or premium[ok].all():
-        return np.median(c[near[np.argmax(near.sum(1))]], axis=0)
+        return median(c[near[np.argmax(near.sum(1))]], axis=0)
     prem = premium[ok]
     support = near[:, ~prem].mean(1) - near[:, prem].mean(1)
     support[prem] = -np.inf  # the plain colour is a plain square's
     best = int(np.argmax(support))
-    return np.median(c[near[best] & ~prem], axis=0)
+    return median(c[near[best] & ~prem], axis=0)
 
 
 def _classic_layout(rows: int, cols: int) -> Layout | None:

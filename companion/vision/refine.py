@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.layout import covered_squares
+from companion.vision.medians import median
 from companion.vision.probe import ALONG_STEP, LINE_WIDTH, Probe, project
 
 FIT_ALONG = 3  # profiles averaged along a line when fitting (the fit averages many itself)
@@ -79,8 +80,8 @@ def polarities(resp: np.ndarray) -> np.ndarray:
     squares, dark gaps between tiles). A dark line of the flank width answers -A at its centre
     but only +A/2 beside it, and a light one the other way round: the typical peaks of either
     sign tell which the board has."""
-    light = np.median(resp.max(-1), axis=-1)
-    dark = np.median(-resp.min(-1), axis=-1)
+    light = median(resp.max(-1), axis=-1)
+    dark = median(-resp.min(-1), axis=-1)
     both = np.maximum(light, dark) < POLARITY_RATIO * np.minimum(light, dark)
     return np.where(both, 0, np.where(light > dark, 1, -1))
 

@@ -149,14 +149,14 @@ def best_extent(vert: np.ndarray, horz: np.ndarray, rows: int, cols: int, margin
     return best
 
 
-def extent(probe: Probe, h: np.ndarray, rows: int, cols: int, look: Look) -> tuple[int, int, bool]:
+def extent(probe: Probe, h: np.ndarray, rows: int, cols: int, look: Look) -> tuple[int, int, float | None]:
     """Which window of ``rows x cols`` squares near the coarse one is the grid: where the
     premium squares' colours say so clearly, that; else where the most grid lines are seen.
-    (dx, dy, whether the layout said so)."""
+    (dx, dy, how surely the layout said so (:func:`layout_shift`), None when the lines did)."""
     colours = cell_colours(probe, h, rows, cols, EXTENT_MARGIN)
     placed = layout_shift(colours, rows, cols, EXTENT_MARGIN)
     if placed is not None:
-        return placed[0], placed[1], True
+        return placed
     vert, horz = edge_evidence(probe, h, rows, cols, look, EXTENT_MARGIN)
     dx, dy, _ = best_extent(vert, horz, rows, cols, EXTENT_MARGIN)
-    return dx, dy, False
+    return dx, dy, None
