@@ -1035,6 +1035,19 @@ class Faces:
     letterness: np.ndarray  # (R, C) the network's belief that the square shows a letter, 0 without
 
 
+def _split_either_way(crop: np.ndarray, hint: int | None, **kw) -> FaceInk:
+    """:func:`split_face` with the ink's polarity told by the face itself; where that finds no
+    letter, with ``hint``'s (the polarity the letter was seen in elsewhere). A lamp's glare
+    over a face brightens part of its body, and then the body's light tail outweighs a faint
+    dark letter's: the face alone takes the glare for light ink."""
+    ink = split_face(crop, **kw)
+    if ink.glyph is None and hint is not None and hint != ink.polarity:
+        other = split_face(crop, polarity=hint, **kw)
+        if other.glyph is not None:
+            return other
+    return ink
+
+
 def read_glyph_faces(
     grey: np.ndarray, glyphs: Glyphs, at: np.ndarray, geo: Geometry, reader: LetterReader, letters: list[str]
 ) -> Faces:
@@ -1051,7 +1064,7 @@ def read_glyph_faces(
         # The ink's polarity from the face itself: the glyph at half resolution may be a light
         # speck inside a dark letter, or the other way round. (The letter alone: the value is
         # read on the faces cut again around each tile.)
-        ink = split_face(crop, face_frac=0.92 / _CROP, values=False)
+        ink = _split_either_way(crop, int(glyphs.polarity[i]), face_frac=0.92 / _CROP, values=False)
         inks[(int(r), int(c))] = ink
         if ink.glyph is not None:
             order.append((int(r), int(c)))
@@ -1397,7 +1410,7 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     s_e = _spread(ev.d_empty[empty_like], 4.0)
     s_t = _spread(ev.d_tile[ev.glyph_ok], 4.0)
     z_e = np.where(ev.empty_known, ev.d_empty / _class_spreads(ev, empty_like, s_e), np.inf)
-    z_t = ev.d_tile / s_t
+    z_t = np.minimum(ev.d_tile, _glared_face(ev)) / s_t
     z_b = ev.d_back / s_t
     # A back never shows a letter: a letter-like glyph on the square rules it out, whatever
     # the glyph's body colour (a set the clustering missed, a tinted light). Empty squares do
@@ -1421,6 +1434,28 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     )
     out[..., 3] = _OUTLIER
     ev.extra["spreads"] = (s_e, s_t)
+    return out
+
+
+def _glared_face(ev: Evidence) -> np.ndarray:
+    """(R, C) Lab distance of a lettered face's body (a letter on a tile's body) to the
+    nearest set's colour mixed towards white, as a lamp's glare mixes it
+    (:mod:`companion.vision.glare`); inf elsewhere. A glare spot on a face moves its body
+    along that line, towards the board's own look on a pale board, while its letter, faded,
+    is still there: the letter says a face lies there, and glare says where its colour went."""
+    from companion.vision.glare import white_fit
+
+    out = np.full(ev.d_tile.shape, np.inf, np.float32)
+    ask = ev.glyph_ok & (ev.d_tile > _GLARE_OFF)
+    if not ask.any() or not ev.tile_colours:
+        return out
+    rr, cc = np.nonzero(ask)
+    white = _board_white(ev)[rr, cc]
+    for j, colour in enumerate(ev.tile_colours):
+        pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else 1
+        seen = (ev.stats.body(pol)[rr, cc] / ev.light[rr, cc]).astype(np.float32)
+        fitted = white_fit(seen, np.broadcast_to(colour, seen.shape).astype(np.float32), white).astype(np.float32)
+        out[rr, cc] = np.minimum(out[rr, cc], colour_distance(to_lab(seen), to_lab(fitted)))
     return out
 
 
@@ -2863,9 +2898,14 @@ def _read_inks(
     def cut(rc: tuple[int, int], centre: np.ndarray) -> FaceInk:
         j = int(ev.tile_set[rc])
         pol = ev.tile_polarity[j] if j < len(ev.tile_polarity) else None
+        crop = face_crop(grey, (float(centre[0]), float(centre[1])), side)
         if ev.d_tile[rc] > _TILE_RADIUS or j in ev.extra.get("ink_guessed", ()):
-            pol = None  # a body unlike its set's (a lamp's glare, a tint), or a set's ink not seen: the face tells its ink
-        return split_face(face_crop(grey, (float(centre[0]), float(centre[1])), side), polarity=pol, face_frac=frac)
+            # A body unlike its set's (a lamp's glare, a tint), or a set's ink not seen: the
+            # face tells its ink; failing a letter that way, its glyph's or its set's way.
+            g = int(ev.glyph_at[rc])
+            hint = int(ev.glyphs.polarity[g]) if g >= 0 else pol
+            return _split_either_way(crop, hint, face_frac=frac)
+        return split_face(crop, polarity=pol, face_frac=frac)
 
     # Where each letter lies at full resolution: known already where its glyph was read (a
     # crop around the glyph, :func:`read_glyph_faces`), else from a first cut around the face.

@@ -1,0 +1,30 @@
+"""A face under a lamp's glare, its body washed towards white and its letter faded to a grey
+little darker than the washed body: the letter still says a face lies there, and glare over
+its set's colour says where its colour went. A rendered development scene (mounted, every
+feature) with its exact truth."""
+
+from companion.vision.cells import _split_either_way
+from companion.vision.face import split_face
+
+import numpy as np
+
+from .rendered import named_faces
+
+
+def test_a_wood_face_washed_out_by_glare_is_read_as_a_face():
+    # 6564 (9,4): a wood A under a lamp's spot, its body near the grey board's own look. The
+    # spot's bright middle outweighs the faint letter's dark tail, so the face alone took the
+    # glare for light ink and found no letter; and by colour alone the square was empty.
+    found = [(seed, rc, read) for seed, rc, truth, read in named_faces({6564: [(9, 4)]}) if read.kind != "tile"]
+    assert found == []
+
+
+def test_a_letter_lost_one_way_is_looked_for_the_other():
+    # A faint dark bar on a body whose other half is lit brighter: the brighter half is the
+    # longer tail, so the face alone says light ink; the hint (dark) finds the bar.
+    crop = np.full((48, 48), 150, np.uint8)
+    crop[:, 24:] = 200
+    crop[12:36, 20:28] = 110
+    assert split_face(crop, face_frac=0.92, values=False).glyph is None
+    ink = _split_either_way(crop, 1, face_frac=0.92, values=False)
+    assert ink.glyph is not None and ink.polarity == 1
