@@ -3222,6 +3222,14 @@ def _glare_path_distance(colour: np.ndarray, seen_lab: np.ndarray, white: np.nda
     return float(colour_distance(to_lab(line.astype(np.float32)), seen_lab).min())
 
 
+def _glare_names(d: np.ndarray, j0: int) -> int | None:
+    """The set that glare over its colour explains what is seen by, where that is another set
+    than ``j0`` (the nearest by colour): much nearer its line to white (``d``, per set, from
+    :func:`_glare_path_distance`) than ``j0``'s and near it in any case; else None."""
+    best = int(np.argmin(d))
+    return best if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS else None
+
+
 def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
     """A face unlike its nearest set's colour may be another set's under a lamp's glare:
     glare adds white light, moving a body's colour along the line to white (lighter, less
@@ -3242,12 +3250,12 @@ def _sets_under_glare(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> Non
         for j, t in enumerate(ev.tile_colours):
             seen = to_lab(ev.stats.body(int(pols[min(j, len(pols) - 1)]))[rc] / ev.light[rc])
             d[j] = _glare_path_distance(t, seen, white[rc], top[rc])
-        j0, best = int(ev.tile_set[rc]), int(np.argmin(d))
+        j0 = int(ev.tile_set[rc])
         # Glare mixes white into the ink as much as into the body: a face under glare shows
         # its ink fainter than its set's usual, never stronger. A face whose ink is whole
         # for the set its colour is nearest and stronger than the other set's usual is no
         # face of that other set washed out (an ivory face lit a little off its colour).
-        if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
+        if (best := _glare_names(d, j0)) is not None:
             usual = _usual_contrast(ev, inks) if usual is None else usual
             if ink.glyph is not None and j0 in usual and best in usual:
                 strength = ink.contrast / float(luminance(ev.light[rc]))
@@ -3261,7 +3269,7 @@ def _backs_under_glare(ev: Evidence, kind_idx: np.ndarray) -> None:
     (:func:`_sets_under_glare`): a back much nearer another set's back's line to white than
     its nearest back's (colour or line) is that set's: ``ev.back_set`` (and ``ev.d_back``)
     corrected in place. A wood back washed out turns pale tan, far from a slate back in hue."""
-    backs = [b for b in ev.back_colours]
+    backs = ev.back_colours
     if len(backs) < 2:
         return
     white, top = _lamp_white(ev), _board_white(ev)
@@ -3270,8 +3278,7 @@ def _backs_under_glare(ev: Evidence, kind_idx: np.ndarray) -> None:
         seen = to_lab(ev.stats.median[rc] / ev.light[rc])
         d = np.array([_glare_path_distance(b, seen, white[rc], top[rc]) if np.isfinite(b).all() else np.inf
                       for b in backs])
-        j0, best = int(ev.back_set[rc]), int(np.argmin(d))
-        if best != j0 and d[best] < 0.5 * d[j0] and d[best] < _TILE_RADIUS:
+        if (best := _glare_names(d, int(ev.back_set[rc]))) is not None:
             ev.back_set[rc] = best
             ev.d_back[rc] = min(float(ev.d_back[rc]), float(d[best]))
 
