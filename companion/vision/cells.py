@@ -245,6 +245,7 @@ class Glyphs:
 
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
+_BODY_BOX = 0.35  # squares: the box over which a face's body is taken round its strokes (wider than a stroke, narrower than a letter)
 _LETTER_OFF = 0.2  # squares a letter's box centre lies off its square's middle at most (ink found at the stricter level)
 _HELD_ROUND = 0.5  # share of the pixels round light ink at the stricter level that its lighter piece must hold (most)
 
@@ -271,6 +272,13 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
     blocks = (p | 1, int(round(0.6 * p)) | 1)
     below = {b: grey.astype(np.int16) - cv2.boxFilter(grey, -1, (b, b), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
              for b in blocks}
+    # A neighbourhood's mean is not the body round a letter where the body is darker (or
+    # lighter) than the board around the face: a dark wooden face beside pale squares lies
+    # wholly under its square's mean, its dark letter joined to it, and its letter stands out
+    # of the mean by less than the stricter level. Against the face's own body (the grey
+    # closed, or opened for light ink, over a box wider than a stroke: the strokes filled in
+    # with the body's level) the letter stands out as it does to the eye.
+    body_box = cv2.getStructuringElement(cv2.MORPH_RECT, (int(round(_BODY_BOX * p)) | 1,) * 2)
     for polarity in (1, -1):
         kept_x: list[np.ndarray] = []
         kept_y: list[np.ndarray] = []
@@ -281,8 +289,18 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
         # pale face, lighter than the dark board around it, whose white letter is lighter
         # still) stands apart at that level.
         first: tuple[np.ndarray, np.ndarray] | None = None
-        for block, level in ((blocks[0], 14), (blocks[1], 14), (blocks[0], 3 * 14)):
-            ink = ((below[block] <= -level) if polarity > 0 else (below[block] > level)).view(np.uint8)
+        for block, level in ((blocks[0], 14), (blocks[1], 14), (blocks[0], 3 * 14), (0, 14)):
+            strict = block == blocks[0] and level > 14
+            if block == 0:
+                # (The fourth pass: within what the first found too large, where nothing was
+                # found yet, ink against the face's own body; otherwise as the stricter level.)
+                strict = True
+                if polarity > 0:
+                    ink = ((cv2.morphologyEx(grey, cv2.MORPH_CLOSE, body_box).astype(np.int16) - grey) >= level).view(np.uint8)
+                else:
+                    ink = ((grey.astype(np.int16) - cv2.morphologyEx(grey, cv2.MORPH_OPEN, body_box)) >= level).view(np.uint8)
+            else:
+                ink = ((below[block] <= -level) if polarity > 0 else (below[block] > level)).view(np.uint8)
             # Grana's block-based labelling: the same labels and stats as OpenCV's default
             # (Spaghetti) here, in half its time on these ink maps.
             n, labels, stats, _cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
@@ -300,7 +318,7 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
                 (np.maximum(w, h) <= 0.85 * p) & (np.minimum(w, h) >= 0.04 * p)
                 & (np.maximum(w, h) >= 0.3 * p) & (area >= 0.012 * p * p) & (fill > 0.08)
             )
-            if level > 14:
+            if strict:
                 # (Not a line's piece: the board's lines, joined at the first level into one
                 # net, break into dashes a pixel thin at this one.) And only where a face's
                 # letter lies, about its square's middle (a tile lies at most about a tenth of a
@@ -325,10 +343,10 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
                 if len(px_) and len(live):
                     lx_, ly_ = cx_all[live], cy_all[live]
                     near = (np.abs(lx_[:, None] - px_[None]) < 0.2 * p) & (np.abs(ly_[:, None] - py_[None]) < 0.2 * p)
-                    if level == 14:
+                    if not strict:
                         near &= ps_[None] <= 1.3 * np.maximum(w[live], h[live])[:, None] + 2
                     ok[live] &= ~near.any(1)
-            if level > 14 and first is not None:
+            if strict and first is not None:
                 # Only within what the first level found too large: its ink holds this level's
                 # (the same neighbourhood, a level further out), so any pixel tells which.
                 # Light ink, besides, only where that lighter piece holds it all round (a white
@@ -374,7 +392,7 @@ def find_glyphs(grey: np.ndarray, geo: Geometry, fine: np.ndarray | None = None)
             with np.errstate(invalid="ignore", divide="ignore"):
                 contrast = (box_sum - ink_sum) / rest_n - ink_sum / area[idx]
             strength = np.where(rest_n > 0, contrast * polarity, 0.0).astype(np.float32)
-            if level > 14 and len(idx):
+            if strict and len(idx):
                 # At the stricter level, ink stands that far out of what lies round it in its
                 # own box too: the lightest band of a plain square lit unevenly does not.
                 firm = strength >= level

@@ -2,16 +2,23 @@
 empty: ink joined at the search's level to something no letter is (a token's ring and the
 tile's outline; a pale face lighter than the dark board around it, whose white letter is
 lighter still; a face's body lit apart beside a dark neighbour, taking its letter in: seen
-in the dev scenes only), and a thin I whose glyph box took in the body on both sides. Drawn boards for the measures
-themselves, rendered scenes (companion.vision.render) for the reading."""
+in the dev scenes only; a dark wooden face on a pale board, its dark letter under the square's
+mean as the whole face is), and a thin I whose glyph box took in the body on both sides. Drawn
+boards for the measures themselves, rendered scenes (companion.vision.render) for the reading,
+and a real photo of another edition."""
+
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.vision.cells import Geometry, Glyphs, find_glyphs, glyph_novelty
 from companion.vision.scene import preset
 
 from .rendered import faces_misread, read_rendered
+
+PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "photos"
 
 P = 24  # a square at half resolution, as the reader searches it
 GEO = Geometry(5, 5, P, 0.5)
@@ -38,6 +45,23 @@ def test_a_white_letter_on_a_pale_face_on_a_dark_board_is_found():
     cv2.line(board, (x0 + 11, y0 + 16), (x0 + 17, y0 + 16), 250, 2)
     glyphs = find_glyphs(board, GEO)
     assert _found_at(glyphs, x0 + 14.0, y0 + 11.0, 8, 12)
+
+
+def test_a_dark_letter_on_a_dark_face_on_a_pale_board_is_found():
+    # Beside pale squares and white lines, a dark face lies wholly under its square's mean
+    # (one piece far larger than a letter at the search's level), and its dark letter stands
+    # out of that mean by less than the stricter level: only against the face's own body does
+    # it stand out as it does to the eye.
+    board = np.full((6 * P, 6 * P), 200, np.uint8)
+    for i in range(6):  # the board's white lines
+        o = int(GEO.origin) + i * P
+        board[:, o] = board[o, :] = 250
+    x0, y0 = _square(2, 2)
+    cv2.rectangle(board, (x0 + 1, y0 + 1), (x0 + 2 * P - 2, y0 + P - 2), 55, -1)  # two dark faces
+    cv2.line(board, (x0 + 9, y0 + 6), (x0 + 9, y0 + 16), 20, 2)  # an L on the first
+    cv2.line(board, (x0 + 9, y0 + 16), (x0 + 15, y0 + 16), 20, 2)
+    glyphs = find_glyphs(board, GEO)
+    assert _found_at(glyphs, x0 + 12.0, y0 + 11.0, 8, 12)
 
 
 def test_a_letter_joined_to_the_outline_by_a_tokens_ring_is_found():
@@ -88,3 +112,19 @@ def test_the_stricter_level_takes_no_mark_off_a_squares_middle():
         scene, cells = read_rendered(preset("mounted", np.random.default_rng(seed), features=True), seed)
         assert (scene.truth.cell(*rc).kind, scene.truth.cell(*rc).letter) == (kind, letter)
         assert (cells[rc].kind, cells[rc].letter) == (kind, letter), (seed, rc, cells[rc])
+
+
+def test_dark_wooden_faces_of_another_edition_are_read():
+    # jheidel's brown board under a dim lamp: reddish wooden faces with dark letters, darker
+    # than the pale squares and white lines round them. Every face was read empty.
+    from companion.vision.reader import read_file
+
+    path = PHOTOS / "jheidel" / "scrabble_images" / "IMG_20141025_163949.jpg"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent: real-photo tests need ../shared/photos beside the checkout")
+    reading = read_file(path)
+    words = {(7, 4): "R", (7, 5): "I", (7, 6): "E", (7, 7): "A", (8, 4): "S", (9, 4): "S", (10, 4): "E",
+             (11, 4): "V", (12, 4): "D"}
+    for (r, c), letter in words.items():
+        assert (reading.cell(r, c).kind, reading.cell(r, c).letter) == ("tile", letter), (r, c, reading.cell(r, c))
+    assert sum(c.kind != "empty" for c in reading.cells) == len(words)
