@@ -495,8 +495,9 @@ class SquareStats:
 
     ``median``: per-channel median. ``light``/``dark``: mean colour of the pixels above/below
     the square's median luminance (a tile's body and ink, whichever is which).
-    ``light_spread``/``dark_spread``: luminance standard deviation within each half (a body
-    is uniform).
+    ``light_spread``/``dark_spread``: luminance standard deviation within each half about the
+    plane that fits it best (a body is uniform; the light on it may fall off across the face,
+    a lamp's glare or a shadow's edge, which is no unevenness of the body).
     """
 
     median: np.ndarray
@@ -528,11 +529,36 @@ def square_stats(bgr: np.ndarray, geo: Geometry, lum: np.ndarray | None = None) 
     cl = np.maximum(lower.sum(2), 1)[..., None]
     light = (flat * upper[..., None]).sum(2) / cu
     dark = (flat * lower[..., None]).sum(2) / cl
-    lu = (lum * upper).sum(2) / cu[..., 0]
-    ld = (lum * lower).sum(2) / cl[..., 0]
-    ls = np.sqrt(np.maximum((lum * lum * upper).sum(2) / cu[..., 0] - lu**2, 0))
-    ds = np.sqrt(np.maximum((lum * lum * lower).sum(2) / cl[..., 0] - ld**2, 0))
-    return SquareStats(med, light, dark, ls, ds)
+    return SquareStats(med, light, dark, _spread_about_plane(lum, upper, n), _spread_about_plane(lum, lower, n))
+
+
+def _spread_about_plane(lum: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+    """The standard deviation of ``lum`` (rows, cols, n * n) over ``mask`` about the plane in
+    the square's x and y fitted to it there by least squares."""
+    shape = lum.shape[:2]
+    basis = _plane_basis(n)  # (n * n, 3): 1, x, y
+    # (In double precision: the residual is a small difference of large sums.)
+    w = mask.reshape(-1, n * n).astype(np.float64)
+    lum = lum.reshape(-1, n * n).astype(np.float64)
+    wl = w * lum
+    # Normal equations per square, (B' W B) a = B' W l, from the weighted moments of 1, x, y;
+    # at their solution the squared residual is l' W l - a' B' W l.
+    i, j = np.triu_indices(3)
+    moments = w @ (basis[:, i] * basis[:, j])  # (squares, 6)
+    normal = np.empty((len(w), 3, 3))
+    normal[:, i, j] = moments
+    normal[:, j, i] = moments
+    normal += np.eye(3) * 1e-8  # (a half with no pixels; small against the residual)
+    rhs = wl @ basis
+    coef = np.linalg.solve(normal, rhs[..., None])[..., 0]
+    resid = (wl * lum).sum(1) - (coef * rhs).sum(1)
+    return np.sqrt(np.maximum(resid, 0.0) / np.maximum(w.sum(1), 1.0)).astype(np.float32).reshape(shape)
+
+
+@lru_cache(maxsize=4)
+def _plane_basis(n: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:n, 0:n].reshape(2, -1).astype(np.float32) / max(n - 1, 1) - 0.5
+    return np.stack([np.ones_like(xx), xx, yy], axis=1).astype(np.float64)
 
 
 # ---------------------------------------------------------------------------------------------

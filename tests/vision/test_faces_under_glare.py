@@ -3,12 +3,12 @@ little darker than the washed body: the letter still says a face lies there, and
 its set's colour says where its colour went. A rendered development scene (mounted, every
 feature) with its exact truth."""
 
-from companion.vision.cells import _split_either_way
+from companion.vision.cells import _split_either_way, _spread_about_plane
 from companion.vision.face import split_face
 
 import numpy as np
 
-from .rendered import named_faces
+from .rendered import faces_misread, named_faces
 
 
 def test_a_wood_face_washed_out_by_glare_is_read_as_a_face():
@@ -28,3 +28,22 @@ def test_a_letter_lost_one_way_is_looked_for_the_other():
     assert split_face(crop, face_frac=0.92, values=False).glyph is None
     ink = _split_either_way(crop, 1, face_frac=0.92, values=False)
     assert ink.glyph is not None and ink.polarity == 1
+
+
+def test_a_lettered_face_under_a_glare_gradient_keeps_its_letter():
+    # 12172 (2,10): a wood E with a lamp's spot across one side. Its body is even but the
+    # light falls off across it, so about its mean the body spread like a premium square's
+    # print, and the letter was not taken for a tile's: the square was read empty, surely.
+    found = faces_misread({12172: [(2, 10)]})
+    assert found == []
+
+
+def test_a_bodys_spread_is_taken_about_the_light_falling_across_it():
+    n = 12
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    ramp = (120.0 + 5.0 * xx + 2.0 * yy).reshape(1, 1, -1)  # light falling off across an even body
+    print_like = ramp + np.where((xx.astype(int) % 3) == 0, 30.0, 0.0).reshape(1, 1, -1)
+    everywhere = np.ones_like(ramp, bool)
+    assert _spread_about_plane(ramp, everywhere, n)[0, 0] < 0.01
+    assert _spread_about_plane(print_like, everywhere, n)[0, 0] > 10.0
+    assert float(np.std(ramp)) > 14.0  # about its mean, the ramp alone spreads like print
