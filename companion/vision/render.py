@@ -1172,15 +1172,24 @@ def _truth(spec: SceneSpec, view: _View, rgb_of: dict[Coord, tuple[int, int, int
     printed board and the contract's orientation (row 0 nearest the image's top)."""
     n, cam = spec.grid, spec.camera
     grid_corners = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float64)
-    # Which printed edge is nearest the top of the image: the direction "up the board" in the image.
-    centre = view.project(np.array([[n / 2, n / 2, 0], [n / 2, 0, 0]]))
-    up = centre[1] - centre[0]
-    k = int(round(math.degrees(math.atan2(up[0], -up[1])) / 90)) % 4
+
+    def image_corners(q: np.ndarray) -> np.ndarray:
+        printed = cv2.perspectiveTransform(grid_corners.reshape(-1, 1, 2), q).reshape(-1, 2)
+        pts = view.project(np.column_stack([printed, np.zeros(4)]))
+        return _distort_points(view, pts, cam) if cam.distortion else pts
+
+    # The contract's top edge, by the contract's own rule (the reader's, grid._orient): the edge
+    # whose two corners lie highest in the image on average, on a tie the one further left. (The
+    # direction up the board from its middle, rounded to a quarter turn, names another edge
+    # under perspective when the board lies turned by about 45 degrees.)
+    def top_edge(k_: int) -> tuple[float, float]:
+        c = image_corners(_turn_matrix(n, k_))
+        return round(float(c[0, 1] + c[1, 1]) / 2, 6), float(c[0, 0] + c[1, 0]) / 2
+
+    k = min(range(4), key=top_edge)
     Q = _turn_matrix(n, k)
     if cam.distortion:
-        printed = cv2.perspectiveTransform(grid_corners.reshape(-1, 1, 2), Q).reshape(-1, 2)
-        img_corners = _distort_points(view, view.project(np.column_stack([printed, np.zeros(4)])), cam)
-        location = GridLocation.from_corners(img_corners, n, n)
+        location = GridLocation.from_corners(image_corners(Q), n, n)
     else:
         Hc = view.plane(0.0) @ Q
         location = GridLocation(n, n, Hc / Hc[2, 2])

@@ -120,6 +120,21 @@ def test_content_is_printed_board_coordinates_and_truth_is_image_coordinates() -
     assert (c[0][0] + c[3][0]) / 2 < (c[1][0] + c[2][0]) / 2
 
 
+def test_a_board_turned_by_about_45_degrees_takes_the_contracts_top_edge() -> None:
+    # Turned by about 45 degrees and seen at a slant, the edge whose corners lie highest on
+    # average (the contract's top edge, as the reader names it) need not be the one the
+    # board's middle points up to: the truth names the contract's.
+    from companion.vision.grid import locate_grid
+
+    spec = preset("phone", np.random.default_rng(20020))
+    r = render(spec, 20020)
+    c = r.location.corners
+    edges = [(c[i][1] + c[(i + 1) % 4][1]) / 2 for i in range(4)]
+    assert edges[0] == min(edges)
+    found = locate_grid(r.image)
+    assert np.abs(found.corners - c).max() < 0.25 * np.linalg.norm(c[1] - c[0]) / 15  # (a quarter square)
+
+
 # ---------------------------------------------------------------------------------------------
 # Geometry: the grid is where the location says
 
