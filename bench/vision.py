@@ -11,6 +11,8 @@
 - Synthetic: the project's own renders with every feature (backs, rotations, two sets,
   tokens), mounted camera, read with a profile giving each set's face and back colour, as a
   table with two sets would be calibrated.
+- A stranger's photo: the renderer's oblique phone scenes read with no profile
+  (:func:`stranger_phone`), as an unseen board is first read.
 - A fresh process: ``companion read --json`` run as a command per photo (every 8th), as an
   outside measurement runs it: the elapsed_ms it prints and the command's whole wall time.
 - Hands: renders with a hand over the board: every square under the hand must be read with
@@ -51,6 +53,7 @@ TESSERACT_EVERY = 8  # every 8th labelled photo for the Tesseract backend
 SYNTHETIC_SCENES = 200
 SYNTHETIC_FIRST = 30
 HAND_SCENES = 20
+PHONE_SCENES = 40  # oblique phone scenes read without a profile (stranger_phone)
 FIELDS = ("kind", "letter", "rotation", "token", "set")
 
 
@@ -300,6 +303,37 @@ def synthetic(n: int, seed0: int = 1000, first: int = 0) -> dict[str, Any]:
     return out
 
 
+def stranger_phone(n: int, seed0: int = 30000) -> dict[str, Any]:
+    """A stranger's photo as the reader first meets it: the project's own oblique phone scenes
+    (turned any way, a cluttered table, blur, the lens's distortion), read with no profile, as
+    ``companion read`` reads an unseen board. Without a profile no set has a name and no back
+    is known, so the scenes hold face-up tiles only and sets are not counted."""
+    from dataclasses import replace as _replace
+
+    from companion.vision.render import render
+    from companion.vision.scene import preset
+
+    tally = Tally()
+    not_found = []
+    for i in range(n):
+        seed = seed0 + i
+        spec = preset("phone", np.random.default_rng(seed))
+        scene = render(spec, seed)
+        truth = [_replace(c, set=None) for c in scene.truth.cells]
+        started = time.perf_counter()
+        image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
+        try:
+            reading = read_board(image, tileset=spec.tileset, grid=spec.grid, started=started)
+        except NoBoardFound:
+            not_found.append(seed)
+            reading = BoardReading(spec.grid, spec.grid, ((0.0, 0.0),) * 4, empty_cells(spec.grid, spec.grid, 0.0))
+        tally.add(f"phone-{seed}", truth, reading)
+    out = {**tally.result(), "grid_not_found": not_found}
+    out["field_error_pct"].pop("set", None)
+    out["field_errors"].pop("set", None)
+    return out
+
+
 def _profile_of_scene(spec: Any) -> Profile:
     """What calibrating the scene's table would tell: each set's face and back colour."""
     names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty" and sq.set})
@@ -424,6 +458,11 @@ def run() -> dict[str, Any]:
         "seeds": f"1000-{1000 + SYNTHETIC_SCENES - 1}",
         **synthetic(SYNTHETIC_SCENES, first=SYNTHETIC_FIRST),
     }
+    result["stranger_phone_no_profile"] = {
+        "scenes": PHONE_SCENES,
+        "seeds": f"30000-{30000 + PHONE_SCENES - 1}",
+        **stranger_phone(PHONE_SCENES),
+    }
     result["hands"] = hands(HAND_SCENES)
     real_default = result["real"].get("no_profile", {})
     syn = result["synthetic_mounted_every_feature"]
@@ -431,7 +470,8 @@ def run() -> dict[str, Any]:
         f"real (no profile): {real_default.get('square_error_pct')} % squares wrong, "
         f"{real_default.get('boards_perfect')}/{real_default.get('boards')} boards perfect, "
         f"median {real_default.get('elapsed_ms_median')} ms, p95 {real_default.get('elapsed_ms_p95')} ms; "
-        f"synthetic fields {syn['field_error_pct']}; hands: "
+        f"synthetic fields {syn['field_error_pct']}; phone, no profile: "
+        f"{result['stranger_phone_no_profile']['field_error_pct']}; hands: "
         f"{result['hands']['squares_under_hand_with_confidence_0.5_or_more']}/{result['hands']['squares_under_hand']} "
         f"covered squares confident, {result['hands']['stabiliser_emissions_while_hand']} emissions with a hand"
     )

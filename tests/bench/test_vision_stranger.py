@@ -1,0 +1,14 @@
+"""The vision benchmark's stranger measure: oblique phone scenes read with no profile."""
+
+from bench.vision import stranger_phone
+
+
+def test_a_phone_scene_is_read_without_a_profile_and_sets_are_not_counted() -> None:
+    out = stranger_phone(1)
+    assert out["boards"] == 1 and out["squares"] == 225
+    # No profile names a set: a set is no error of a reading that had none to name.
+    assert "set" not in out["field_errors"] and "set" not in out["field_error_pct"]
+    assert set(out["field_errors"]) == {"kind", "letter", "rotation", "token"}
+    # Read as the benchmark's other photos are: a board found, timed from decoding.
+    assert out["grid_not_found"] == [] and out["elapsed_ms_median"] > 0
+    assert out["boards_perfect"] == (out["square_error_pct"] == 0.0)
