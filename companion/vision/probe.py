@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 WORK_CELL_PX = 24.0  # pixels per square in the copy measurements are taken in
+MAX_VIEW_CELL_PX = 4 * int(WORK_CELL_PX)  # pixels per square of a view through a grid, at most
 LINE_WIDTH = 0.09  # distance (squares) from a line to the flanks it is compared with: past its edge
 LINE_SNR = 3.0  # a line answers this many times the typical texture response
 ALONG_STEP = 0.08  # profiles averaged along a line lie this far apart (squares)
@@ -127,7 +128,9 @@ class Probe:
     def px(self, h: np.ndarray, rows: int, cols: int) -> int:
         """Pixels per square (even, so that half lines fall on pixels) of views through ``h``."""
         cell = cell_px(h, rows, cols) * self.f
-        return max(4, 2 * int(round(cell / 2)))
+        # (At most a few times the working resolution: a grid gone wrong, its squares of
+        # thousands of pixels, must not size a view of gigabytes.)
+        return int(np.clip(2 * round(cell / 2), 4, MAX_VIEW_CELL_PX))
 
     def view(
         self, h: np.ndarray, x0: float, y0: float, width: int, height: int, px: int, channel: int | None,

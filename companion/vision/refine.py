@@ -199,9 +199,32 @@ def fit_homography(h: np.ndarray, lines: Lines, scale: float, iters: int = 3) ->
         return h, np.zeros(0)
     if not np.isfinite(hom).all() or abs(hom[2, 2]) < 1e-12:
         return h, np.zeros(0)
+    if not _a_correction(h, hom, gx, gy, scale):
+        return h, np.zeros(0)
     q = p @ g_n.T
     resid = (np.where(fam == 0, q[:, 0], q[:, 1]) / q[:, 2] - kn) / sg
     return hom / hom[2, 2], resid
+
+
+REFIT_REACH = 4.0  # windows (at least one square) a refit may move the grid by where its lines were sought
+
+
+def _a_correction(h: np.ndarray, hom: np.ndarray, gx: np.ndarray, gy: np.ndarray, scale: float) -> bool:
+    """Whether ``hom`` is the grid ``h`` corrected, not another: over the part of the grid whose
+    lines were sought (the box of the samples, ``gx``, ``gy``), it stays on the same side of its
+    horizon, and moves no corner of that part farther than a few windows in ``h``'s squares.
+    Samples that cover the grid only in part can fit a plane through which the grid folds
+    across its horizon, its far corner thrown out by thousands of squares: every view sized
+    by such a grid would be as large."""
+    box_x = np.array([gx.min(), gx.max(), gx.max(), gx.min()])
+    box_y = np.array([gy.min(), gy.min(), gy.max(), gy.max()])
+    w = hom[2, 0] * box_x + hom[2, 1] * box_y + hom[2, 2]
+    if not (np.all(w > 0) or np.all(w < 0)):
+        return False
+    x, y = project(hom, box_x, box_y)
+    back_x, back_y = project(np.linalg.inv(h), x, y)
+    moved = np.hypot(back_x - box_x, back_y - box_y)
+    return bool(np.all(np.isfinite(moved)) and moved.max() <= max(1.0, REFIT_REACH * scale))
 
 
 def refine(

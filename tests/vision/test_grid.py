@@ -215,6 +215,29 @@ def test_rendered_scenes(name, seed):
     assert corner_err < 0.1 and worst < 0.2, (corner_err, worst)
 
 
+def test_a_refit_that_folds_the_grid_across_its_horizon_is_no_correction():
+    # Mounted scene 12937: the first refit of a coarse lattice, its lines found over part of
+    # the grid only, fitted a plane through which the grid folds, a corner thrown out by
+    # 270,000 pixels; the next view sized by it asked OpenCV for 52 GB.
+    from companion.vision.render import render
+    from companion.vision.scene import preset
+
+    spec = preset("mounted", np.random.default_rng(12937), features=True)
+    scene = render(spec, 12937)
+    found = locate_grid(scene.image)
+    corner_err, worst = _errors(found, scene.location)
+    assert corner_err < 0.2 and worst < 0.3, (corner_err, worst)
+
+
+def test_a_grid_gone_wrong_sizes_no_huge_view():
+    from companion.vision.probe import MAX_VIEW_CELL_PX, Probe
+
+    image = np.zeros((400, 400, 3), np.uint8)
+    probe = Probe(image, 20.0)
+    wild = np.array([[9000.0, 0, 0], [0, 9000.0, 0], [0, 0, 1]])  # squares of 9,000 pixels
+    assert probe.px(wild, 15, 15) == MAX_VIEW_CELL_PX
+
+
 # --- real photos (smoke) -------------------------------------------------------------------
 
 
