@@ -7,12 +7,13 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
 
 1. **Letters.** Ink shapes of a letter's size, dark on light or light on dark, found over the
    whole board at once (adaptive threshold, components), each scored by the letter network
-   for looking like a letter in some turn. The bodies around them give the tile sets' colours
-   (tiles look alike on every square), unless the colour is the board's own print (most
-   squares of it carry no letter); a mark well under the board's letters' size (a token's
-   disc) is no letter. A mark its premium class's other squares show in the same place is
-   that class's print, unless the square hides the print a face would hide. Their places
-   give where the faces lie.
+   for looking like a letter in some turn; one it doubts (a bar, like a piece of print) is a
+   letter only where its face shows that letter's value in its corner. The bodies around
+   them give the tile sets' colours (tiles look alike on every square), unless the colour is
+   the board's own print (most squares of it carry no letter); a mark well under the board's
+   letters' size (a token's disc) is no letter. A mark its premium class's other squares
+   show in the same place is that class's print, unless the square hides the print a face
+   would hide. Their places give where the faces lie.
 2. **Empty looks and light.** Without a profile, squares of one premium class look alike:
    each class's look is what its squares without a letter show. With a profile made from
    the empty board (:func:`learn_empty`), each square's own look is known, carried into this
