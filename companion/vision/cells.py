@@ -7,12 +7,13 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
 
 1. **Letters.** Ink shapes of a letter's size, dark on light or light on dark, found over the
    whole board at once (adaptive threshold, components), each scored by the letter network
-   for looking like a letter in some turn. The bodies around them give the tile sets' colours
-   (tiles look alike on every square), unless the colour is the board's own print (most
-   squares of it carry no letter); a mark well under the board's letters' size (a token's
-   disc) is no letter. A mark its premium class's other squares show in the same place is
-   that class's print, unless the square hides the print a face would hide. Their places
-   give where the faces lie.
+   for looking like a letter in some turn; one it doubts (a bar, like a piece of print) is a
+   letter only where its face shows that letter's value in its corner. The bodies around
+   them give the tile sets' colours (tiles look alike on every square), unless the colour is
+   the board's own print (most squares of it carry no letter); a mark well under the board's
+   letters' size (a token's disc) is no letter. A mark its premium class's other squares
+   show in the same place is that class's print, unless the square hides the print a face
+   would hide. Their places give where the faces lie.
 2. **Empty looks and light.** Without a profile, squares of one premium class look alike:
    each class's look is what its squares without a letter show. With a profile made from
    the empty board (:func:`learn_empty`), each square's own look is known, carried into this
@@ -846,6 +847,8 @@ class Evidence:
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
 _GLARE_OFF = 8.0  # Lab distance from its set's colour beyond which a face may be under glare
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
+_DOUBTED = 0.3  # ... above which a face showing that letter's value still holds it (a serif or faded I)
+_VALUE_TURN = 0.9  # belief in the turn a doubted letter's value must be read at (its corner sure)
 _NOVEL = 0.1  # fraction of a glyph's box unlike its class's picture below which it is the class's print
 _NOVEL_BAR = 0.35  # ... for a bar-shaped glyph
 _LETTER_SPAN = 0.7  # a letter's ink spans at least this fraction of the board's usual letter's
@@ -1077,6 +1080,8 @@ class Faces:
     inks: dict[tuple[int, int], FaceInk]
     order: list[tuple[int, int]]
     letterness: np.ndarray  # (R, C) the network's belief that the square shows a letter, 0 without
+    # (R, C) a glyph the network doubts whose face shows that letter's value in its corner
+    valued: np.ndarray | None = None
 
 
 def _split_either_way(crop: np.ndarray, hint: int | None, **kw) -> FaceInk:
@@ -1093,15 +1098,20 @@ def _split_either_way(crop: np.ndarray, hint: int | None, **kw) -> FaceInk:
 
 
 def read_glyph_faces(
-    grey: np.ndarray, glyphs: Glyphs, at: np.ndarray, geo: Geometry, reader: LetterReader, letters: list[str]
+    grey: np.ndarray, glyphs: Glyphs, at: np.ndarray, geo: Geometry, reader: LetterReader, letters: list[str],
+    values: dict[str, int] | None = None,
 ) -> Faces:
     """Every square's glyph read at full resolution as the face around it: the letter with its
     diacritics and value digits (:func:`companion.vision.face.split_face`), then the network.
     What tells a tile's letter from the board's print: print found at half resolution falls
     apart into small pieces (a premium's label) or reads as no letter (teeth, a star, a plain
-    square's edge)."""
+    square's edge). A letter the network doubts (a bar: a serif I, an I a lamp's glare fades
+    along its length, looks like a piece of print) is a face's where the face shows that
+    letter's value, read in the corner its turn puts it (``values``, the tile set's; without
+    them nothing is confirmed): print has no value beside it."""
     inks: dict[tuple[int, int], FaceInk] = {}
     order: list[tuple[int, int]] = []
+    crops: dict[tuple[int, int], tuple[np.ndarray, int]] = {}
     for r, c in np.argwhere(at >= 0):
         i = int(at[r, c])
         crop = face_crop(grey, (float(glyphs.x[i]), float(glyphs.y[i])), _CROP * geo.cell_px)
@@ -1112,10 +1122,22 @@ def read_glyph_faces(
         inks[(int(r), int(c))] = ink
         if ink.glyph is not None:
             order.append((int(r), int(c)))
+            crops[(int(r), int(c))] = crop, int(glyphs.polarity[i])
     letterness = np.zeros(at.shape, np.float32)
     for rc, v in zip(order, reader.letterness([inks[rc] for rc in order], letters)):
         letterness[rc] = v
-    return Faces(inks, order, letterness)
+    valued = np.zeros(at.shape, bool)
+    doubted = [rc for rc in order if _DOUBTED <= letterness[rc] < _LETTERNESS]
+    if values and doubted:
+        # (Read with its value only where the doubt lies: the value's digits are read again
+        # for every face later, on the faces cut around each tile.)
+        full = [(rc, ink) for rc in doubted
+                if (ink := _split_either_way(*crops[rc], face_frac=0.92 / _CROP)).glyph is not None and ink.corner is not None]
+        if full:
+            guesses = reader.score([ink for _, ink in full], letters, values).decide(None, values)
+            for (rc, _), g in zip(full, guesses):
+                valued[rc] = bool(g.value_agrees) and g.p_rotation >= _VALUE_TURN
+    return Faces(inks, order, letterness, valued)
 
 
 def gather_evidence(
@@ -1124,6 +1146,7 @@ def gather_evidence(
     layout: Layout,
     profile: Profile | None,
     letters: list[str] | None = None,
+    values: dict[str, int] | None = None,
 ) -> Evidence:
     small, small_geo, small_exposure = half_board(rectified, geo)
     scale = geo.cell_px / small_geo.cell_px
@@ -1164,9 +1187,11 @@ def gather_evidence(
     # Grey at the board's standard exposure (as the half-resolution board): a face's
     # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
     grey = cv2.convertScaleAbs(grey, alpha=small_exposure)
-    faces = read_glyph_faces(grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters)
-    # A glyph the network, seeing it whole, does not take for a letter is the board's print.
-    at = np.where(faces.letterness >= _LETTERNESS, at, -1)
+    faces = read_glyph_faces(grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters,
+                             values)
+    # A glyph the network, seeing it whole, does not take for a letter is the board's print
+    # (unless its face shows the letter's value).
+    at = np.where((faces.letterness >= _LETTERNESS) | faces.valued, at, -1)
     # A letter is as tall as the board's other letters (one font on every face, whatever its
     # turn): a letter-like mark well under their size lies on the square (a token's disc
     # reads as an O), and is no face's letter.
@@ -3072,7 +3097,7 @@ def read_board_cells(
     tileset = tileset or get_tileset("en")
     geo = Geometry(layout.rows, layout.cols, cell_px, margin)
     _check(rectified, geo)
-    ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet))
+    ev = gather_evidence(rectified, geo, layout, profile, sorted(tileset.alphabet), dict(tileset.values))
     scores = kind_scores(ev)
     _glare_explained(ev, geo, scores)
     # Where colour leaves a pale face and an empty square close, a tile's own outline decides:
