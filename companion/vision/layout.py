@@ -320,11 +320,52 @@ def layout_contrast(colours: np.ndarray, rows: int, cols: int, margin: int) -> t
 def layout_shift(colours: np.ndarray, rows: int, cols: int, margin: int) -> tuple[int, int, float] | None:
     """Where the premium layout says the grid lies, when it says so clearly: (dx, dy, how
     surely, 0..1), by :func:`layout_fit` first (specific to the layout's colours), else by
-    :func:`layout_contrast`; None when neither is clear."""
-    dx, dy, fit, runner_up = layout_fit(colours, rows, cols, margin)
-    if fit >= LAYOUT_FIT and fit - runner_up >= LAYOUT_MARGIN:
-        return dx, dy, float(np.clip((fit - LAYOUT_VOUCH) / (LAYOUT_SURE - LAYOUT_VOUCH), 0.0, 1.0))
-    dx, dy, contrast, runner_up = layout_contrast(colours, rows, cols, margin)
-    if contrast >= LAYOUT_CONTRAST and contrast - runner_up >= LAYOUT_CONTRAST_MARGIN:
-        return dx, dy, float(np.clip((contrast - LAYOUT_CONTRAST) / (1 - LAYOUT_CONTRAST), 0.0, 1.0))
+    :func:`layout_contrast`; None when neither is clear. When neither is clear in the colours
+    as seen, both are asked again with the light over the board evened out
+    (:func:`even_light`): a lamp nearer one side spreads the plain squares over shades far
+    apart, a premium square in the bright part as light as a plain one in the dim part."""
+    for seen in (colours, None):
+        seen = even_light(colours, margin) if seen is None else seen
+        dx, dy, fit, runner_up = layout_fit(seen, rows, cols, margin)
+        if fit >= LAYOUT_FIT and fit - runner_up >= LAYOUT_MARGIN:
+            return dx, dy, float(np.clip((fit - LAYOUT_VOUCH) / (LAYOUT_SURE - LAYOUT_VOUCH), 0.0, 1.0))
+        dx, dy, contrast, runner_up = layout_contrast(seen, rows, cols, margin)
+        if contrast >= LAYOUT_CONTRAST and contrast - runner_up >= LAYOUT_CONTRAST_MARGIN:
+            return dx, dy, float(np.clip((contrast - LAYOUT_CONTRAST) / (1 - LAYOUT_CONTRAST), 0.0, 1.0))
     return None
+
+
+LIGHT_REACH = 3  # squares either way over which the light on a board is taken as even
+MAX_LIGHT_GAIN = 4.0  # the most the light is taken to differ over a board, either way
+
+
+def even_light(colours: np.ndarray, margin: int) -> np.ndarray:
+    """Squares' colours (rows, cols, channels) of a grid guessed with ``margin`` squares round
+    it (NaN off the image) with the light evened out: each divided by the median brightness
+    of the guessed grid's squares within :data:`LIGHT_REACH` of it (most of them plain,
+    whatever lies on a few), times the grid's median; one gain on every channel, as a brighter
+    or dimmer white light gives. Beyond the guessed grid the light is taken as at its nearest
+    square: the frame round a board is no measure of the light on it."""
+    lum = colours.mean(-1)
+    n_r, n_c = lum.shape
+    inner = lum[margin : n_r - margin, margin : n_c - margin]
+    if inner.size == 0:
+        return colours
+    # Each square's window of the grid's squares, moved inwards at the grid's edges to hold as
+    # many squares as anywhere (a corner's own quarter window is a third premium squares).
+    span_r, span_c = min(2 * LIGHT_REACH + 1, inner.shape[0]), min(2 * LIGHT_REACH + 1, inner.shape[1])
+    windows = np.lib.stride_tricks.sliding_window_view(inner, (span_r, span_c))
+    start_r = np.clip(np.arange(inner.shape[0]) - LIGHT_REACH, 0, windows.shape[0] - 1)
+    start_c = np.clip(np.arange(inner.shape[1]) - LIGHT_REACH, 0, windows.shape[1] - 1)
+    near = windows[start_r][:, start_c].reshape(*inner.shape, -1)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # squares with nothing seen near them
+        local = np.nanmedian(near, axis=-1)
+        level = np.nanmedian(inner)
+    # Each square of the whole view takes the light of the guessed grid's square nearest it.
+    ri = np.clip(np.arange(n_r) - margin, 0, inner.shape[0] - 1)
+    ci = np.clip(np.arange(n_c) - margin, 0, inner.shape[1] - 1)
+    local = local[ri][:, ci]
+    # (A black square, a shadow's darkest, is no light to divide by.)
+    gain = np.clip(level / np.maximum(local, 1.0), 1 / MAX_LIGHT_GAIN, MAX_LIGHT_GAIN)
+    return colours * np.where(np.isfinite(gain), gain, 1.0)[..., None]
