@@ -181,11 +181,14 @@ def fit_homography(h: np.ndarray, lines: Lines, scale: float, iters: int = 3) ->
     resid = np.zeros(len(x))
     for it in range(iters):
         q = p @ g_n.T
-        val = np.where(fam == 0, q[:, 0], q[:, 1]) / q[:, 2]
-        resid = (val - kn) / sg
-        c = max(scale * (0.5**it), 0.04)
-        # Tukey's biweight: a sample off by more than c squares (tile edge, print) weighs nothing.
-        w = np.where(np.abs(resid) < c, (1 - (resid / c) ** 2) ** 2, 0.0) / np.abs(q[:, 2])
+        # (A sample on the fit's horizon, q = 0, is infinitely far off: it weighs nothing.)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            val = np.where(fam == 0, q[:, 0], q[:, 1]) / q[:, 2]
+            resid = (val - kn) / sg
+            c = max(scale * (0.5**it), 0.04)
+            # Tukey's biweight: a sample off by more than c squares (tile edge, print) weighs nothing.
+            w = np.where(np.abs(resid) < c, (1 - (resid / c) ** 2) ** 2, 0.0) / np.abs(q[:, 2])
+        w = np.where(np.isfinite(w), w, 0.0)
         if (w > 0).sum() < 12:
             break
         # The smallest right singular vector of the weighted system, from its 9 x 9 normal
