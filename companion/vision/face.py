@@ -7,7 +7,8 @@ square. :func:`split_face` then separates the ink on a face into the letter (wit
 diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner, and
 normalises the letter to a small square picture for the classifier. Ink it takes into the
 letter that lies where a value printed close against the letter lies is read apart too
-(:attr:`FaceInk.apart`): the value read there decides (:mod:`companion.vision.cells`).
+(:attr:`FaceInk.apart`), and so is a value joined to the letter by blur, cut off along the
+palest ink between them: the value read there decides (:mod:`companion.vision.cells`).
 
 Ink is whatever contrasts with the body, dark on light or light on dark: the polarity is
 found per face, so tiles of any colour read the same.
@@ -38,6 +39,12 @@ _LINE_LONGER = 0.3  # dashes lined up over more than this share of a face are a 
 # A value printed against its letter lies in the outer part of the letter's box beside its foot:
 # its middle more than this share of the box's half-side from its middle (printed: 0.95..1.1).
 _FOOT = 0.6
+# Levels of ink (0..1) at which a value joined to its letter by blur is looked for apart from
+# it (the join between them paler than either's strokes).
+_JOIN_LEVELS = (0.65, 0.75, 0.85)
+_JUTS = 0.02  # a value cut off its letter juts out of what is left by this much (face sizes) on both axes
+_VALUE_SHARE = 0.35  # ... and has at most this share of the ink left (a 3 by a B: 0.1)
+_DIGIT_LEAST = 0.1  # a value's digit is at least this tall, in face sizes (the smallest printed)
 _RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
 # (Built once: split_face runs some ninety times a photo, on crops a square wide.)
 _SQUARE3 = np.ones((3, 3), np.uint8)
@@ -240,7 +247,7 @@ def _stands_out(ink: np.ndarray, faint_labels: np.ndarray, labels: np.ndarray, s
 def _digit_sized(stats: list[list[int]], ids: list[int], face_px: float) -> bool:
     """Whether pieces found at the faint level are as long as a value's digit is tall (a
     tenth of the face at least, the smallest value printed), not specks of grain."""
-    return max(max(stats[i][2], stats[i][3]) for i in ids) >= 0.1 * face_px
+    return max(max(stats[i][2], stats[i][3]) for i in ids) >= _DIGIT_LEAST * face_px
 
 
 def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
@@ -263,6 +270,66 @@ def _at_value_place(main: list[int], cx: float, cy: float) -> bool:
     rx = abs(cx - (x + w / 2.0)) / (w / 2.0)
     ry = abs(cy - (y + h / 2.0)) / (h / 2.0)
     return (rx > 1.0 and ry > _FOOT) or (ry > 1.0 and rx > _FOOT)
+
+
+def _cut_at_foot(ink: np.ndarray, labels: np.ndarray, stat: list[int], main: int, face_px: float) -> np.ndarray | None:
+    """The pixels of the letter's main piece (component ``main``, its stats ``stat``; a mask of
+    its box) that are a value printed against the letter's foot and joined to it by the blur
+    between them: at a higher level of ink the join falls away while strokes stay, and a
+    piece as tall as a digit lies at the value's place off the rest (:func:`_at_value_place`);
+    the ink on its side of the palest line between the two is the value's. None when none
+    shows so.
+
+    The letter's own strokes break at a higher level too (a blurred letter's thin joins): the
+    value is taken only where it juts out of what is left on both axes, away from it, as a
+    value beside the letter's foot does and a stroke within its box does not, and is a small
+    share of the ink."""
+    x, y, w, h, _ = stat
+    mine = labels[y : y + h, x : x + w] == main
+    part = ink[y : y + h, x : x + w]
+    jut = _JUTS * face_px
+    pale = np.where(mine, 255.0 - 255.0 * part, 255.0).astype(np.uint8)  # (no ink: the body, 255)
+    for level in _JOIN_LEVELS:
+        k, lab, st_arr, ce_arr = _components(((part > level) & mine).view(np.uint8))
+        if k < 3:
+            continue
+        st, ce = st_arr.tolist(), ce_arr.tolist()
+        rest = max(range(1, k), key=lambda j: st[j][4])
+        rx, ry = st[rest][0] + st[rest][2] / 2.0, st[rest][1] + st[rest][3] / 2.0
+        value = [j for j in range(1, k) if j != rest and max(st[j][2], st[j][3]) >= _DIGIT_LEAST * face_px
+                 and _at_value_place(st[rest], *ce[j])]
+        if not value:
+            continue
+        # (One corner: the largest piece's. Pieces off the rest in other corners are strokes.)
+        first = max(value, key=lambda j: st[j][4])
+        sx, sy = ce[first][0] > rx, ce[first][1] > ry
+        value = [j for j in value if (ce[j][0] > rx, ce[j][1] > ry) == (sx, sy)]
+        # The value and the rest, flooded from their cores through ever paler ink (the body
+        # last), meet at the palest ink between them: the join.
+        # (Padded: watershed takes the picture's outer pixels for a boundary.)
+        markers = np.pad(np.where(np.isin(lab, value), 2, np.where(lab > 0, 1, 0)).astype(np.int32), 1)
+        cv2.watershed(cv2.cvtColor(np.pad(pale, 1, constant_values=255), cv2.COLOR_GRAY2BGR), markers)
+        cut = mine & (markers[1:-1, 1:-1] == 2)
+        left = mine & ~cut
+        if not cut.any() or not left.any():
+            continue
+        cy, cx = np.nonzero(cut)
+        ly, lx = np.nonzero(left)
+        juts = ((cx.max() - lx.max() if sx else lx.min() - cx.min()) >= jut
+                and (cy.max() - ly.max() if sy else ly.min() - cy.min()) >= jut)
+        if juts and len(cx) <= _VALUE_SHARE * len(lx):
+            return cut
+    return None
+
+
+def _piece(labels: np.ndarray, i: int, within: list[int]) -> tuple[list[int], list[float]]:
+    """The stats (x, y, w, h, area) and centroid of component ``i`` of ``labels``, which lies
+    within the box of ``within`` (stats)."""
+    x, y, w, h, _ = within
+    ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+    x0, y0 = x + int(xs.min()), y + int(ys.min())
+    stat = [x0, y0, x + int(xs.max()) + 1 - x0, y + int(ys.max()) + 1 - y0, len(xs)]
+    return stat, [x + float(xs.mean()), y + float(ys.mean())]
 
 
 def split_face(
@@ -385,10 +452,15 @@ def split_face(
         else:
             others.append(i)
 
-    def finish(letter: list[int], others: list[int], value: list[int] | None = None) -> FaceInk:
+    pieces = (n, labels, stats, cents)
+
+    def finish(letter: list[int], others: list[int], value: list[int] | None = None,
+               comps: tuple[int, np.ndarray, list, list] | None = None) -> FaceInk:
         """The face read with ``letter`` (component ids) as the letter's ink and ``others``
         as the rest of what was found at the letter's level; the value digits looked for,
-        or with ``value`` those pieces of ``others`` taken for it, not looked for."""
+        or with ``value`` those pieces of ``others`` taken for it, not looked for. ``comps``:
+        the components (count, labels, stats, centroids) when not those found above."""
+        n, labels, stats, cents = comps if comps is not None else pieces
         lx0 = min(stats[i][0] for i in letter)
         ly0 = min(stats[i][1] for i in letter)
         lx1 = max(stats[i][0] + stats[i][2] for i in letter)
@@ -528,7 +600,7 @@ def split_face(
                     disc_b = all(_solid_disc(*dstats[i][2:5], face_px) for i in gb)
                     # (The other must be as tall as digits are: specks of noise are not.)
                     other = gb if disc_a else ga
-                    tall = max(max(dstats[i][2], dstats[i][3]) for i in other) >= 0.1 * face_px
+                    tall = max(max(dstats[i][2], dstats[i][3]) for i in other) >= _DIGIT_LEAST * face_px
                     if disc_a != disc_b and tall:
                         token_like.add(ka if disc_a else kb)
 
@@ -566,7 +638,7 @@ def split_face(
                 opposite = second == (-key[0], -key[1])
                 # (Opposite the value is where the players' token lies: its faint rim may outweigh
                 # a thin "1"; anything there as tall as a digit stays in question.)
-                tall = max(max(dstats[i][2], dstats[i][3]) for i in groups[second]) >= 0.1 * face_px
+                tall = max(max(dstats[i][2], dstats[i][3]) for i in groups[second]) >= _DIGIT_LEAST * face_px
                 if weight(second) >= _RIVAL * weight(key) or (opposite and tall):
                     rival = second
             if token_like and len(groups) == 2 and token_like <= set(groups):
@@ -612,14 +684,30 @@ def split_face(
         )
 
     read = finish(letter, others)
+    if not values or read.glyph is None:
+        return read
     # The rules above take a piece beside the letter for a broken stroke or a diacritic; a
     # value printed close against the letter (some makers do) lies there too, and read as
     # part of it makes another letter (P and its 3 an R, F and its 4 a G). Read apart too,
     # for the value it reads then to decide (:func:`companion.vision.cells.read_board_cells`).
     beside = [i for i in letter if i != main and _at_value_place(stats[main], *cents[i])]
-    if values and beside and read.glyph is not None:
+    comps = None
+    if not beside and read.corner is None:
+        # No value found: it may be one piece with the letter, joined by the blur between
+        # them. Cut off, it is a component of its own (numbered after the others), and the
+        # letter's main piece what is left.
+        foot = _cut_at_foot(ink, labels, stats[main], main, face_px)
+        if foot is not None:
+            labels = labels.copy()
+            labels[my : my + mh, mx : mx + mw][foot] = n
+            (main_stat, main_cent), (foot_stat, foot_cent) = (_piece(labels, i, stats[main]) for i in (main, n))
+            stats = stats[:main] + [main_stat] + stats[main + 1 :] + [foot_stat]
+            cents = cents[:main] + [main_cent] + cents[main + 1 :] + [foot_cent]
+            beside, comps = [n], (n + 1, labels, stats, cents)
+    if beside:
         # The value is what was cut from the letter, with the pieces beside it in its corner
         # of the letter (the 0 of a "10" whose 1 touched a Q's tail), as small as digits are.
+        mx, my, mw, mh, _ = stats[main]
         mcx, mcy = mx + mw / 2.0, my + mh / 2.0
 
         def side(i: int) -> tuple[bool, bool]:
@@ -628,7 +716,7 @@ def split_face(
         sides = {side(i) for i in beside}
         value = beside + [i for i in others if side(i) in sides and _at_value_place(stats[main], *cents[i])
                           and max(stats[i][2], stats[i][3]) < value_most]
-        read = replace(read, apart=finish([i for i in letter if i not in beside], others + beside, value))
+        read = replace(read, apart=finish([i for i in letter if i not in beside], others + beside, value, comps))
     return read
 
 

@@ -1,9 +1,10 @@
 """A value printed close against its letter's foot (some makers do: Hasbro's subscript 3
 beside a P's stem, its 1 beside an I) is read apart from the letter: taken in as a piece of
 the letter (a piece beside its box, where broken strokes and diacritics lie), it makes
-another letter (P and its 3 an R, B and its 3 a P, F and its 4 a G). The face is read both
-ways and read apart where the value read there is the letter's and the letter reads surer.
-Drawn faces (companion.vision.facesynth) and real photos of another edition."""
+another letter (P and its 3 an R, B and its 3 a P, F and its 4 a G); so it does joined to
+the letter by the blur between them, one piece with it. The face is read both ways and read
+apart where the value read there is the letter's and the letter reads surer. Drawn faces
+(companion.vision.facesynth) and real photos of another edition."""
 
 from dataclasses import replace
 from pathlib import Path
@@ -54,6 +55,17 @@ def test_a_value_taken_in_as_a_piece_of_the_letter_is_read_apart():
     ink = split_face(crop, face_frac=frac)
     guess = _read(ink)
     assert (guess.letter, guess.rotation, guess.value) == ("P", 0, "3")
+    assert ink.corner is None and ink.apart is not None  # (read whole, no value is found)
+
+
+def test_a_value_joined_to_the_letter_by_blur_is_cut_off():
+    # A B whose thin 3 touches its lower bowl: one piece at the letter's level of ink, read as
+    # a P. At a higher level the paler join falls away and the 3 stands apart, jutting out of
+    # the B's box; the ink on its side of the palest line between them is the value.
+    crop, frac = _face_against("B", 7, 0.06)
+    ink = split_face(crop, face_frac=frac)
+    guess = _read(ink)
+    assert (guess.letter, guess.rotation, guess.value) == ("B", 0, "3")
     assert ink.corner is None and ink.apart is not None  # (read whole, no value is found)
 
 
