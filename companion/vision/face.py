@@ -4,8 +4,8 @@ Tiles overhang their squares and stand up from the board, so in a top-down view 
 are displaced from the squares they sit on (by the camera's parallax and by the player's
 hand). :func:`locate_faces` finds each face as the box of tile-coloured pixels near its
 square. :func:`split_face` then separates the ink on a face into the letter (with its
-diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner, and
-normalises the letter to a small square picture for the classifier. Ink it takes into the
+diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner (or
+printed close beside the letter's foot), and normalises the letter to a small square picture for the classifier. Ink it takes into the
 letter that lies where a value printed close against the letter lies is read apart too
 (:attr:`FaceInk.apart`), and so is a value joined to the letter by blur, cut off along the
 palest ink between them: the value read there decides (:mod:`companion.vision.cells`).
@@ -39,6 +39,7 @@ _LINE_LONGER = 0.3  # dashes lined up over more than this share of a face are a 
 # A value printed against its letter lies in the outer part of the letter's box beside its foot:
 # its middle more than this share of the box's half-side from its middle (printed: 0.95..1.1).
 _FOOT = 0.6
+_BESIDE = 0.15  # ... and its middle at most this much (face sizes) past the box (printed: 0.11 at most)
 # Levels of ink (0..1) at which a value joined to its letter by blur is looked for apart from
 # it (the join between them paler than either's strokes).
 _JOIN_LEVELS = (0.65, 0.75, 0.85)
@@ -260,15 +261,19 @@ def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
             and area >= 0.65 * bw * bh)
 
 
-def _at_value_place(main: list[int], cx: float, cy: float) -> bool:
+def _at_value_place(main: list[int], cx: float, cy: float, face_px: float) -> bool:
     """Whether a piece whose middle is (cx, cy) lies off the letter's main piece (its stats
     ``main``) where a value printed close against the letter lies, beside the letter's foot:
     its middle past the main piece's box on one axis and in the box's outer part or past it
-    on the other (whichever way the tile is turned). A diacritic lies over or under its
-    letter, within its width; a piece of a broken stroke lies within the letter's box."""
+    on the other (whichever way the tile is turned), and past the box by no more than a
+    value printed close lies (the face's rim and a neighbour's edge lie further out). A
+    diacritic lies over or under its letter, within its width; a piece of a broken stroke
+    lies within the letter's box."""
     x, y, w, h = main[:4]
-    rx = abs(cx - (x + w / 2.0)) / (w / 2.0)
-    ry = abs(cy - (y + h / 2.0)) / (h / 2.0)
+    dx, dy = abs(cx - (x + w / 2.0)), abs(cy - (y + h / 2.0))
+    if max(dx - w / 2.0, dy - h / 2.0) > _BESIDE * face_px:
+        return False
+    rx, ry = dx / (w / 2.0), dy / (h / 2.0)
     return (rx > 1.0 and ry > _FOOT) or (ry > 1.0 and rx > _FOOT)
 
 
@@ -297,7 +302,7 @@ def _cut_at_foot(ink: np.ndarray, labels: np.ndarray, stat: list[int], main: int
         rest = max(range(1, k), key=lambda j: st[j][4])
         rx, ry = st[rest][0] + st[rest][2] / 2.0, st[rest][1] + st[rest][3] / 2.0
         value = [j for j in range(1, k) if j != rest and max(st[j][2], st[j][3]) >= _DIGIT_LEAST * face_px
-                 and _at_value_place(st[rest], *ce[j])]
+                 and _at_value_place(st[rest], *ce[j], face_px)]
         if not value:
             continue
         # (One corner: the largest piece's. Pieces off the rest in other corners are strokes.)
@@ -474,13 +479,21 @@ def split_face(
         if not values:
             return FaceInk(glyph, (), None, contrast, total, (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)), pol)
 
+        letter_box = [lx0, ly0, lx1 - lx0, ly1 - ly0]
+
         def usual_place(stats: list[list[int]]) -> bool:
             # Value digits are printed at one place on every face: their middle a third of the
-            # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces).
+            # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces),
+            # or nearer where printed close beside the letter's foot (Hasbro's 1 by an I): print,
+            # as dark as the letter's (the face's rim and its shading lie there too on a face
+            # cut off its middle, paler).
             x0_, y0_ = min(st[0] for st in stats), min(st[1] for st in stats)
             x1_, y1_ = max(st[0] + st[2] for st in stats), max(st[1] + st[3] for st in stats)
-            ox, oy = abs((x0_ + x1_) / 2.0 - lcx) / face_px, abs((y0_ + y1_) / 2.0 - lcy) / face_px
-            return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
+            mx_, my_ = (x0_ + x1_) / 2.0, (y0_ + y1_) / 2.0
+            ox, oy = abs(mx_ - lcx) / face_px, abs(my_ - lcy) / face_px
+            near = min(ox, oy) >= _DIGITS_OFF[0] or (
+                _at_value_place(letter_box, mx_, my_, face_px) and float(ink[y0_:y1_, x0_:x1_].max()) > _PRINTED)
+            return near and max(ox, oy) <= _DIGITS_OFF[1]
 
         def printed(labels: np.ndarray, stat: list[int], i: int) -> bool:
             x, y, bw, bh, _ = stat
@@ -523,9 +536,10 @@ def split_face(
                     if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh) and not _off_centre_hole(dlabels, dstats[i], i):
                         continue
                     # Value digits sit in a corner of the face, their middle off the letter's own box on
-                    # at least one axis (they may tuck under a wide letter's corner).
+                    # at least one axis (they may tuck under a wide letter's corner), or close beside
+                    # the letter's foot (a narrow letter's, nearer the face's middle).
                     fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-                    in_corner = _in_corner(fx, fy)
+                    in_corner = _in_corner(fx, fy) or _at_value_place(letter_box, cx, cy, face_px)
                     off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
                     if small and in_corner and off_box and not _on_a_line(dstats, i, face_px):
                         digits.append(i)
@@ -690,7 +704,7 @@ def split_face(
     # value printed close against the letter (some makers do) lies there too, and read as
     # part of it makes another letter (P and its 3 an R, F and its 4 a G). Read apart too,
     # for the value it reads then to decide (:func:`companion.vision.cells.read_board_cells`).
-    beside = [i for i in letter if i != main and _at_value_place(stats[main], *cents[i])]
+    beside = [i for i in letter if i != main and _at_value_place(stats[main], *cents[i], face_px)]
     comps = None
     if not beside and read.corner is None:
         # No value found: it may be one piece with the letter, joined by the blur between
@@ -714,7 +728,7 @@ def split_face(
             return cents[i][0] > mcx, cents[i][1] > mcy
 
         sides = {side(i) for i in beside}
-        value = beside + [i for i in others if side(i) in sides and _at_value_place(stats[main], *cents[i])
+        value = beside + [i for i in others if side(i) in sides and _at_value_place(stats[main], *cents[i], face_px)
                           and max(stats[i][2], stats[i][3]) < value_most]
         read = replace(read, apart=finish([i for i in letter if i not in beside], others + beside, value, comps))
     return read

@@ -3,8 +3,9 @@ beside a P's stem, its 1 beside an I) is read apart from the letter: taken in as
 the letter (a piece beside its box, where broken strokes and diacritics lie), it makes
 another letter (P and its 3 an R, B and its 3 a P, F and its 4 a G); so it does joined to
 the letter by the blur between them, one piece with it. The face is read both ways and read
-apart where the value read there is the letter's and the letter reads surer. Drawn faces
-(companion.vision.facesynth) and real photos of another edition."""
+apart where the value read there is the letter's and the letter reads surer. A value close
+beside a narrow letter's foot, nearer the face's middle than a corner, is the value too.
+Drawn faces (companion.vision.facesynth) and real photos of another edition."""
 
 from dataclasses import replace
 from pathlib import Path
@@ -23,14 +24,15 @@ PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "photos"
 DETECTOR = PHOTOS / "scrabble-detector-project" / "ImageData" / "RealPictures"
 
 
-def _face_against(letter: str, font: int, shift: float) -> tuple[np.ndarray, float]:
+def _face_against(letter: str, font: int, shift: float, inset: float = 0.14) -> tuple[np.ndarray, float]:
     """A plain face, 48 pixels, its letter moved ``shift`` of the face towards the value in
-    the bottom-right corner, which is printed further in than usual: the two close together."""
+    the bottom-right corner, which is printed further in than usual (``inset`` of the face
+    from its right edge): the two close together."""
     atlas = load_atlas()
     rng = np.random.default_rng(3)
     style = replace(
         random_style(rng, atlas), font=font, body=215.0, ink=25.0, stroke=0, letter_height=0.5, squeeze=1.0,
-        letter_shift=(shift, shift), value_height=0.18, value_inset=(0.14, 0.14), turn_deg=0.0,
+        letter_shift=(shift, shift), value_height=0.18, value_inset=(inset, 0.14), turn_deg=0.0,
         crop_shift=(0.0, 0.0), crop_scale=48 / 44, background=215.0, rim=0.0, out_px=48, blur=0.4,
         noise=0.0, gradient=0.0, jpeg=None, clear=False, token=None,
     )
@@ -67,6 +69,17 @@ def test_a_value_joined_to_the_letter_by_blur_is_cut_off():
     guess = _read(ink)
     assert (guess.letter, guess.rotation, guess.value) == ("B", 0, "3")
     assert ink.corner is None and ink.apart is not None  # (read whole, no value is found)
+
+
+def test_the_value_close_beside_a_narrow_letters_foot_is_found():
+    # Hasbro prints an I's 1 close beside its foot, nearer the face's middle than a corner:
+    # not taken for the value, an I upside down (the same picture) read at either turn.
+    crop, frac = _face_against("I", 0, 0.0, inset=0.3)
+    ink = split_face(np.rot90(crop, k=2).copy(), face_frac=frac)
+    assert ink.corner == (-1, -1)
+    guess = _read(ink)
+    assert (guess.letter, guess.rotation, guess.value) == ("I", 180, "1")
+    assert guess.p_rotation > 0.9
 
 
 def test_a_letter_clear_of_its_value_is_read_once():
