@@ -3129,6 +3129,7 @@ def read_board_cells(
     reader = letter_reader(profile.arrays if profile is not None else None) if backend == "own" else None
     if reader is not None:
         _turned_faces(inks, centres, ev.extra.get("turned_cuts", {}), reader, sorted(tileset.alphabet), dict(tileset.values))
+        _faces_apart(inks, reader, sorted(tileset.alphabet), dict(tileset.values))
     _sets_by_ink(ev, inks)
     _sets_under_glare(ev, inks)
     _sets_by_faded_ink(ev, inks)
@@ -3256,6 +3257,24 @@ def _turned_faces(
         if rc not in taken and g.rotation == 90 * k and g.value_agrees:
             inks[rc], centres[rc] = ink, at
             taken.add(rc)
+
+
+def _faces_apart(inks: dict[tuple[int, int], FaceInk], reader: LetterReader, letters: list[str],
+                 values: dict[str, int]) -> None:
+    """Faces whose letter took in ink where a value printed against it lies
+    (:attr:`companion.vision.face.FaceInk.apart`), read both ways: the face read with that
+    ink apart is taken (``inks`` in place) where the value read there is the letter read
+    there, the face read whole reads no value that is its letter's, and the letter reads
+    surer apart (a letter's own stroke taken for its value leaves a letter maimed)."""
+    rcs = [rc for rc, f in inks.items() if f.glyph is not None and f.apart is not None]
+    if not rcs:
+        return
+    faces = [inks[rc] for rc in rcs] + [inks[rc].apart for rc in rcs]
+    guesses = reader.score(faces, letters, values).decide(None, values)
+    for m, rc in enumerate(rcs):
+        whole, apart = guesses[m], guesses[len(rcs) + m]
+        if apart.value_agrees and not whole.value_agrees and apart.p_letter > whole.p_letter:
+            inks[rc] = inks[rc].apart
 
 
 def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:

@@ -4,8 +4,11 @@ Tiles overhang their squares and stand up from the board, so in a top-down view 
 are displaced from the squares they sit on (by the camera's parallax and by the player's
 hand). :func:`locate_faces` finds each face as the box of tile-coloured pixels near its
 square. :func:`split_face` then separates the ink on a face into the letter (with its
-diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner, and
-normalises the letter to a small square picture for the classifier.
+diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner (or
+printed close beside the letter's foot), and normalises the letter to a small square picture for the classifier. Ink it takes into the
+letter that lies where a value printed close against the letter lies is read apart too
+(:attr:`FaceInk.apart`), and so is a value joined to the letter by blur, cut off along the
+palest ink between them: the value read there decides (:mod:`companion.vision.cells`).
 
 Ink is whatever contrasts with the body, dark on light or light on dark: the polarity is
 found per face, so tiles of any colour read the same.
@@ -13,7 +16,7 @@ found per face, so tiles of any colour read the same.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -33,6 +36,16 @@ _DIGITS_OFF = (0.2, 0.44)
 _LETTER_MAX = 0.7
 _LETTER_ASPECT = 1.6  # a letter's box is at most this much longer than wide (W, M: 1.4)
 _LINE_LONGER = 0.3  # dashes lined up over more than this share of a face are a line, not digits
+# A value printed against its letter lies in the outer part of the letter's box beside its foot:
+# its middle more than this share of the box's half-side from its middle (printed: 0.95..1.1).
+_FOOT = 0.6
+_BESIDE = 0.15  # ... and its middle at most this much (face sizes) past the box (printed: 0.11 at most)
+# Levels of ink (0..1) at which a value joined to its letter by blur is looked for apart from
+# it (the join between them paler than either's strokes).
+_JOIN_LEVELS = (0.65, 0.75, 0.85)
+_JUTS = 0.02  # a value cut off its letter juts out of what is left by this much (face sizes) on both axes
+_VALUE_SHARE = 0.35  # ... and has at most this share of the ink left (a 3 by a B: 0.1)
+_DIGIT_LEAST = 0.1  # a value's digit is at least this tall, in face sizes (the smallest printed)
 _RIVAL = 0.5  # a second corner's ink at least this share of the first's (area) is a rival
 # (Built once: split_face runs some ninety times a photo, on crops a square wide.)
 _SQUARE3 = np.ones((3, 3), np.uint8)
@@ -69,6 +82,11 @@ class FaceInk:
     # one digit broken by the threshold where the tile's line of text runs across them.
     digits_whole: np.ndarray | None = None
     pieces_along: int | None = None
+    # The face read again with the pieces :func:`split_face` took into the letter where a
+    # value printed close against it lies (:func:`_at_value_place`) taken out of it: the
+    # letter and the value read either way, for the reader to choose between. None without
+    # such pieces.
+    apart: FaceInk | None = None
 
 
 def fit_square(ink: np.ndarray, size: int = GLYPH_PX, pad: int = 1) -> np.ndarray:
@@ -230,7 +248,7 @@ def _stands_out(ink: np.ndarray, faint_labels: np.ndarray, labels: np.ndarray, s
 def _digit_sized(stats: list[list[int]], ids: list[int], face_px: float) -> bool:
     """Whether pieces found at the faint level are as long as a value's digit is tall (a
     tenth of the face at least, the smallest value printed), not specks of grain."""
-    return max(max(stats[i][2], stats[i][3]) for i in ids) >= 0.1 * face_px
+    return max(max(stats[i][2], stats[i][3]) for i in ids) >= _DIGIT_LEAST * face_px
 
 
 def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
@@ -241,6 +259,82 @@ def _solid_disc(bw: int, bh: int, area: int, face_px: float) -> bool:
     which of two corners holding ink is the token's."""
     return (min(bw, bh) >= 0.11 * face_px and max(bw, bh) <= 1.3 * min(bw, bh)
             and area >= 0.65 * bw * bh)
+
+
+def _at_value_place(main: list[int], cx: float, cy: float, face_px: float) -> bool:
+    """Whether a piece whose middle is (cx, cy) lies off the letter's main piece (its stats
+    ``main``) where a value printed close against the letter lies, beside the letter's foot:
+    its middle past the main piece's box on one axis and in the box's outer part or past it
+    on the other (whichever way the tile is turned), and past the box by no more than a
+    value printed close lies (the face's rim and a neighbour's edge lie further out). A
+    diacritic lies over or under its letter, within its width; a piece of a broken stroke
+    lies within the letter's box."""
+    x, y, w, h = main[:4]
+    dx, dy = abs(cx - (x + w / 2.0)), abs(cy - (y + h / 2.0))
+    if max(dx - w / 2.0, dy - h / 2.0) > _BESIDE * face_px:
+        return False
+    rx, ry = dx / (w / 2.0), dy / (h / 2.0)
+    return (rx > 1.0 and ry > _FOOT) or (ry > 1.0 and rx > _FOOT)
+
+
+def _cut_at_foot(ink: np.ndarray, labels: np.ndarray, stat: list[int], main: int, face_px: float) -> np.ndarray | None:
+    """The pixels of the letter's main piece (component ``main``, its stats ``stat``; a mask of
+    its box) that are a value printed against the letter's foot and joined to it by the blur
+    between them: at a higher level of ink the join falls away while strokes stay, and a
+    piece as tall as a digit lies at the value's place off the rest (:func:`_at_value_place`);
+    the ink on its side of the palest line between the two is the value's. None when none
+    shows so.
+
+    The letter's own strokes break at a higher level too (a blurred letter's thin joins): the
+    value is taken only where it juts out of what is left on both axes, away from it, as a
+    value beside the letter's foot does and a stroke within its box does not, and is a small
+    share of the ink."""
+    x, y, w, h, _ = stat
+    mine = labels[y : y + h, x : x + w] == main
+    part = ink[y : y + h, x : x + w]
+    jut = _JUTS * face_px
+    pale = np.where(mine, 255.0 - 255.0 * part, 255.0).astype(np.uint8)  # (no ink: the body, 255)
+    for level in _JOIN_LEVELS:
+        k, lab, st_arr, ce_arr = _components(((part > level) & mine).view(np.uint8))
+        if k < 3:
+            continue
+        st, ce = st_arr.tolist(), ce_arr.tolist()
+        rest = max(range(1, k), key=lambda j: st[j][4])
+        rx, ry = st[rest][0] + st[rest][2] / 2.0, st[rest][1] + st[rest][3] / 2.0
+        value = [j for j in range(1, k) if j != rest and max(st[j][2], st[j][3]) >= _DIGIT_LEAST * face_px
+                 and _at_value_place(st[rest], *ce[j], face_px)]
+        if not value:
+            continue
+        # (One corner: the largest piece's. Pieces off the rest in other corners are strokes.)
+        first = max(value, key=lambda j: st[j][4])
+        sx, sy = ce[first][0] > rx, ce[first][1] > ry
+        value = [j for j in value if (ce[j][0] > rx, ce[j][1] > ry) == (sx, sy)]
+        # The value and the rest, flooded from their cores through ever paler ink (the body
+        # last), meet at the palest ink between them: the join.
+        # (Padded: watershed takes the picture's outer pixels for a boundary.)
+        markers = np.pad(np.where(np.isin(lab, value), 2, np.where(lab > 0, 1, 0)).astype(np.int32), 1)
+        cv2.watershed(cv2.cvtColor(np.pad(pale, 1, constant_values=255), cv2.COLOR_GRAY2BGR), markers)
+        cut = mine & (markers[1:-1, 1:-1] == 2)
+        left = mine & ~cut
+        if not cut.any() or not left.any():
+            continue
+        cy, cx = np.nonzero(cut)
+        ly, lx = np.nonzero(left)
+        juts = ((cx.max() - lx.max() if sx else lx.min() - cx.min()) >= jut
+                and (cy.max() - ly.max() if sy else ly.min() - cy.min()) >= jut)
+        if juts and len(cx) <= _VALUE_SHARE * len(lx):
+            return cut
+    return None
+
+
+def _piece(labels: np.ndarray, i: int, within: list[int]) -> tuple[list[int], list[float]]:
+    """The stats (x, y, w, h, area) and centroid of component ``i`` of ``labels``, which lies
+    within the box of ``within`` (stats)."""
+    x, y, w, h, _ = within
+    ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+    x0, y0 = x + int(xs.min()), y + int(ys.min())
+    stat = [x0, y0, x + int(xs.max()) + 1 - x0, y + int(ys.max()) + 1 - y0, len(xs)]
+    return stat, [x + float(xs.mean()), y + float(ys.mean())]
 
 
 def split_face(
@@ -303,6 +397,10 @@ def split_face(
     others = []
     x0, y0, x1, y1 = mx, my, mx + mw, my + mh
     size = max(mw, mh)
+    # A value's piece is shorter than this: as long as two digits side by side ("10", which
+    # blur can join into one piece: the value's size is the face's, not this letter's, which
+    # may be small).
+    value_most = max(0.45 * size, 0.3 * face_px)
     # A thin stroke (a serif font's hairline, the spur of a G, the end of an L's foot) may
     # fall below half ink and break off the letter, yet still join it at the digits' paler
     # level: such a piece near the letter is the letter's. So is a piece as large as the
@@ -358,225 +456,282 @@ def split_face(
             letter.append(i)
         else:
             others.append(i)
-    lx0 = min(stats[i][0] for i in letter)
-    ly0 = min(stats[i][1] for i in letter)
-    lx1 = max(stats[i][0] + stats[i][2] for i in letter)
-    ly1 = max(stats[i][1] + stats[i][3] for i in letter)
-    lut = np.zeros(n, np.uint8)  # 1 for the letter's components (bytes: what dilate takes)
-    lut[letter] = 1
-    # Keep the anti-aliased rim of the letter's own components, nothing of other ink.
-    mask = cv2.dilate(lut[labels[ly0:ly1, lx0:lx1]], _SQUARE3)
-    glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
-    lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
-    if not values:
-        return FaceInk(glyph, (), None, contrast, total, (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)), pol)
 
-    # The value digits are small and thin: blur leaves their strokes paler than the letter's,
-    # so they are looked for at a lower level of ink, away from the letter.
-    # (The letter and its 5 x 5 rim lie within its box grown by 2: dilated there alone.)
-    faint = (ink > _DIGIT_INK).view(np.uint8)
-    ya, yb, xa, xb = max(0, ly0 - 2), min(h, ly1 + 2), max(0, lx0 - 2), min(w, lx1 + 2)
-    faint[ya:yb, xa:xb][cv2.dilate(lut[labels[ya:yb, xa:xb]], _SQUARE5) > 0] = 0
+    pieces = (n, labels, stats, cents)
 
-    def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
-        dn, dlabels, dstats_arr, dcents_arr = _components(faint)
-        dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
-        return dlabels, dstats, dcents, candidates_of(dlabels, dstats, dcents, range(1, dn))
+    def finish(letter: list[int], others: list[int], value: list[int] | None = None,
+               comps: tuple[int, np.ndarray, list, list] | None = None) -> FaceInk:
+        """The face read with ``letter`` (component ids) as the letter's ink and ``others``
+        as the rest of what was found at the letter's level; the value digits looked for,
+        or with ``value`` those pieces of ``others`` taken for it, not looked for. ``comps``:
+        the components (count, labels, stats, centroids) when not those found above."""
+        n, labels, stats, cents = comps if comps is not None else pieces
+        lx0 = min(stats[i][0] for i in letter)
+        ly0 = min(stats[i][1] for i in letter)
+        lx1 = max(stats[i][0] + stats[i][2] for i in letter)
+        ly1 = max(stats[i][1] + stats[i][3] for i in letter)
+        lut = np.zeros(n, np.uint8)  # 1 for the letter's components (bytes: what dilate takes)
+        lut[letter] = 1
+        # Keep the anti-aliased rim of the letter's own components, nothing of other ink.
+        mask = cv2.dilate(lut[labels[ly0:ly1, lx0:lx1]], _SQUARE3)
+        glyph = fit_square(ink[ly0:ly1, lx0:lx1] * mask)
+        lcx, lcy = (lx0 + lx1) / 2.0, (ly0 + ly1) / 2.0
+        if not values:
+            return FaceInk(glyph, (), None, contrast, total, (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)), pol)
 
-    def candidates_of(dlabels: np.ndarray, dstats: list, dcents: list, ids) -> list[int]:
-        digits = []
-        for i in ids:
-            x, y, bw, bh, area = dstats[i]
-            if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
-                continue
-            cx, cy = dcents[i]
-            # Digits sit diagonally off the letter, a third of the face away on each axis (the
-            # first of two a little nearer); what lies half a face off is the face's edge.
-            ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
-            if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
-                continue
-            # (as long as two digits side by side, "10", which blur can join into one
-            # piece: the value's size is the face's, not this letter's, which may be small)
-            small = max(bw, bh) < max(0.45 * size, 0.3 * face_px)
-            # A disc in a corner is a game token (the companion asks players to put one in the
-            # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
-            if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh) and not _off_centre_hole(dlabels, dstats[i], i):
-                continue
-            # Value digits sit in a corner of the face, their middle off the letter's own box on
-            # at least one axis (they may tuck under a wide letter's corner).
-            fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
-            in_corner = _in_corner(fx, fy)
-            off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
-            if small and in_corner and off_box and not _on_a_line(dstats, i, face_px):
-                digits.append(i)
-        return digits
+        letter_box = [lx0, ly0, lx1 - lx0, ly1 - ly0]
 
-    dlabels, dstats, dcents, digits = candidates(faint)
-    faint_labels = dlabels
-    if not digits:
-        # The value printed near the face's rim can touch the rim's dark line (or the
-        # shadow past it) and go with it out of the face: take long straight lines out.
-        lines = _long_lines(faint, face_px)
-        if lines is not None:
-            dlabels, dstats, dcents, digits = candidates(faint & ~lines)
+        def usual_place(stats: list[list[int]]) -> bool:
+            # Value digits are printed at one place on every face: their middle a third of the
+            # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces),
+            # or nearer where printed close beside the letter's foot (Hasbro's 1 by an I): print,
+            # as dark as the letter's (the face's rim and its shading lie there too on a face
+            # cut off its middle, paler).
+            x0_, y0_ = min(st[0] for st in stats), min(st[1] for st in stats)
+            x1_, y1_ = max(st[0] + st[2] for st in stats), max(st[1] + st[3] for st in stats)
+            mx_, my_ = (x0_ + x1_) / 2.0, (y0_ + y1_) / 2.0
+            ox, oy = abs(mx_ - lcx) / face_px, abs(my_ - lcy) / face_px
+            near = min(ox, oy) >= _DIGITS_OFF[0] or (
+                _at_value_place(letter_box, mx_, my_, face_px) and float(ink[y0_:y1_, x0_:x1_].max()) > _PRINTED)
+            return near and max(ox, oy) <= _DIGITS_OFF[1]
 
-    def usual_place(stats: list[list[int]]) -> bool:
-        # Value digits are printed at one place on every face: their middle a third of the
-        # face off the letter's on both axes (0.23..0.40 over thousands of rendered faces).
-        x0_, y0_ = min(st[0] for st in stats), min(st[1] for st in stats)
-        x1_, y1_ = max(st[0] + st[2] for st in stats), max(st[1] + st[3] for st in stats)
-        ox, oy = abs((x0_ + x1_) / 2.0 - lcx) / face_px, abs((y0_ + y1_) / 2.0 - lcy) / face_px
-        return min(ox, oy) >= _DIGITS_OFF[0] and max(ox, oy) <= _DIGITS_OFF[1]
+        def printed(labels: np.ndarray, stat: list[int], i: int) -> bool:
+            x, y, bw, bh, _ = stat
+            return float(ink[y : y + bh, x : x + bw][labels[y : y + bh, x : x + bw] == i].max()) > _PRINTED
 
-    def printed(labels: np.ndarray, stat: list[int], i: int) -> bool:
-        x, y, bw, bh, _ = stat
-        return float(ink[y : y + bh, x : x + bw][labels[y : y + bh, x : x + bw] == i].max()) > _PRINTED
+        def by_corner(ids: list[int], cents: list) -> dict[tuple[int, int], list[int]]:
+            by: dict[tuple[int, int], list[int]] = {}
+            for i in ids:
+                by.setdefault((1 if cents[i][0] > cx0 else -1, 1 if cents[i][1] > cy0 else -1), []).append(i)
+            return by
 
-    def by_corner(ids: list[int], cents: list) -> dict[tuple[int, int], list[int]]:
-        by: dict[tuple[int, int], list[int]] = {}
-        for i in ids:
-            by.setdefault((1 if cents[i][0] > cx0 else -1, 1 if cents[i][1] > cy0 else -1), []).append(i)
-        return by
+        if value is None:
+            # The value digits are small and thin: blur leaves their strokes paler than the letter's,
+            # so they are looked for at a lower level of ink, away from the letter.
+            # (The letter and its 5 x 5 rim lie within its box grown by 2: dilated there alone.)
+            faint = (ink > _DIGIT_INK).view(np.uint8)
+            ya, yb, xa, xb = max(0, ly0 - 2), min(h, ly1 + 2), max(0, lx0 - 2), min(w, lx1 + 2)
+            faint[ya:yb, xa:xb][cv2.dilate(lut[labels[ya:yb, xa:xb]], _SQUARE5) > 0] = 0
 
-    if not any(usual_place([dstats[i] for i in g]) and any(printed(dlabels, dstats[i], i) for i in g)
-               for g in by_corner(digits, dcents).values()):
-        # A "1" in line with the rim, or touching the rim's rounded corner, is one piece with
-        # it at the digits' paler level; at the letter's own level the paler rim falls away.
-        # Only print darker than the rest of the piece it was part of: a rim as dark as
-        # print breaks at this level into pieces of itself, no darker than the rest. Such
-        # print is taken before pale ink that never reaches the letter's level (a rounded
-        # corner's rim, a shadow): small digits blur as pale, so pale ink stays the value
-        # where nothing printed is found.
-        # (The letter's level was cut already: its pieces other than the letter's.)
-        found = candidates_of(labels, stats, cents, others)
-        stand = [i for g in by_corner(found, cents).values() if usual_place([stats[i] for i in g])
-                 for i in g if _stands_out(ink, faint_labels, labels, stats[i], i)]
-        if stand:
-            dlabels, dstats, dcents, digits = labels, stats, cents, stand
+            def candidates(faint: np.ndarray) -> tuple[np.ndarray, list, list, list[int]]:
+                dn, dlabels, dstats_arr, dcents_arr = _components(faint)
+                dstats, dcents = dstats_arr.tolist(), dcents_arr.tolist()
+                return dlabels, dstats, dcents, candidates_of(dlabels, dstats, dcents, range(1, dn))
+
+            def candidates_of(dlabels: np.ndarray, dstats: list, dcents: list, ids) -> list[int]:
+                digits = []
+                for i in ids:
+                    x, y, bw, bh, area = dstats[i]
+                    if area < area_min or x <= lo_x or y <= lo_y or x + bw >= hi_x or y + bh >= hi_y:
+                        continue
+                    cx, cy = dcents[i]
+                    # Digits sit diagonally off the letter, a third of the face away on each axis (the
+                    # first of two a little nearer); what lies half a face off is the face's edge.
+                    ox, oy = abs(cx - lcx) / face_px, abs(cy - lcy) / face_px
+                    if not (0.12 <= ox <= 0.47 and 0.12 <= oy <= 0.47):
+                        continue
+                    small = max(bw, bh) < value_most
+                    # A disc in a corner is a game token (the companion asks players to put one in the
+                    # tile's top-left corner), and so is a ring as wide (its rim): no value digits.
+                    if min(bw, bh) >= 0.19 * face_px and max(bw, bh) <= 1.4 * min(bw, bh) and not _off_centre_hole(dlabels, dstats[i], i):
+                        continue
+                    # Value digits sit in a corner of the face, their middle off the letter's own box on
+                    # at least one axis (they may tuck under a wide letter's corner), or close beside
+                    # the letter's foot (a narrow letter's, nearer the face's middle).
+                    fx, fy = (cx - cx0) / face_px, (cy - cy0) / face_px
+                    in_corner = _in_corner(fx, fy) or _at_value_place(letter_box, cx, cy, face_px)
+                    off_box = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+                    if small and in_corner and off_box and not _on_a_line(dstats, i, face_px):
+                        digits.append(i)
+                return digits
+
+            dlabels, dstats, dcents, digits = candidates(faint)
+            faint_labels = dlabels
+            if not digits:
+                # The value printed near the face's rim can touch the rim's dark line (or the
+                # shadow past it) and go with it out of the face: take long straight lines out.
+                lines = _long_lines(faint, face_px)
+                if lines is not None:
+                    dlabels, dstats, dcents, digits = candidates(faint & ~lines)
+
+            if not any(usual_place([dstats[i] for i in g]) and any(printed(dlabels, dstats[i], i) for i in g)
+                       for g in by_corner(digits, dcents).values()):
+                # A "1" in line with the rim, or touching the rim's rounded corner, is one piece with
+                # it at the digits' paler level; at the letter's own level the paler rim falls away.
+                # Only print darker than the rest of the piece it was part of: a rim as dark as
+                # print breaks at this level into pieces of itself, no darker than the rest. Such
+                # print is taken before pale ink that never reaches the letter's level (a rounded
+                # corner's rim, a shadow): small digits blur as pale, so pale ink stays the value
+                # where nothing printed is found.
+                # (The letter's level was cut already: its pieces other than the letter's.)
+                found = candidates_of(labels, stats, cents, others)
+                stand = [i for g in by_corner(found, cents).values() if usual_place([stats[i] for i in g])
+                         for i in g if _stands_out(ink, faint_labels, labels, stats[i], i)]
+                if stand:
+                    dlabels, dstats, dcents, digits = labels, stats, cents, stand
+                else:
+                    # A thin "1" blurs paler than the digits' level (a stroke a pixel or two wide at
+                    # a fifth of the letter's ink): looked for at a fainter level, on a face whose body
+                    # is clean there, and taken only where one corner alone holds it at the value's
+                    # usual place (grain, a rim's shading or a shadow lie along the face, not in one
+                    # corner as a mark of a digit's size).
+                    pale = (ink > _FAINT_INK).view(np.uint8)
+                    pale[ya:yb, xa:xb][cv2.dilate(lut[labels[ya:yb, xa:xb]], _SQUARE5) > 0] = 0
+                    lines = _long_lines(pale, face_px)
+                    if lines is not None:
+                        pale &= ~lines
+                    plabels, pstats, pcents, pale_digits = candidates(pale)
+                    places = [g for g in by_corner(pale_digits, pcents).values()
+                              if usual_place([pstats[i] for i in g]) and _digit_sized(pstats, g, face_px)]
+                    if len(places) == 1:
+                        dlabels, dstats, dcents, digits = plabels, pstats, pcents, places[0]
         else:
-            # A thin "1" blurs paler than the digits' level (a stroke a pixel or two wide at
-            # a fifth of the letter's ink): looked for at a fainter level, on a face whose body
-            # is clean there, and taken only where one corner alone holds it at the value's
-            # usual place (grain, a rim's shading or a shadow lie along the face, not in one
-            # corner as a mark of a digit's size).
-            pale = (ink > _FAINT_INK).view(np.uint8)
-            pale[ya:yb, xa:xb][cv2.dilate(lut[labels[ya:yb, xa:xb]], _SQUARE5) > 0] = 0
-            lines = _long_lines(pale, face_px)
-            if lines is not None:
-                pale &= ~lines
-            plabels, pstats, pcents, pale_digits = candidates(pale)
-            places = [g for g in by_corner(pale_digits, pcents).values()
-                      if usual_place([pstats[i] for i in g]) and _digit_sized(pstats, g, face_px)]
-            if len(places) == 1:
-                dlabels, dstats, dcents, digits = plabels, pstats, pcents, places[0]
-    corner = None
-    digit_out: list[tuple[np.ndarray, float, float]] = []
-    if digits:
-        # One corner holds the value; digits in another are a neighbour's, seen past the edge.
-        groups = by_corner(digits, dcents)
+            # (Pieces at the letter's level known to be the value: no search.)
+            dlabels, dstats, dcents, digits = labels, stats, cents, list(value)
+        corner = None
+        digit_out: list[tuple[np.ndarray, float, float]] = []
+        if digits:
+            # One corner holds the value; digits in another are a neighbour's, seen past the edge.
+            groups = by_corner(digits, dcents)
 
-        def weight(k: tuple[int, int]) -> float:
-            # Own digits sit inside the face; a neighbour's shows right at the crop's edge.
-            border = min(
-                min(dstats[i][0], dstats[i][1], w - dstats[i][0] - dstats[i][2], h - dstats[i][1] - dstats[i][3])
-                for i in groups[k]
-            )
-            inset = min(1.0, (border + 1) / max(1.0, 0.06 * face_px))
-            # Ink in two opposite corners: a token in one (the companion's players put it in
-            # the tile's top-left corner, the digits' opposite one), the digits in the other:
-            # of a round solid patch and one that is not, the latter is the digits.
-            return sum(int(dstats[i][4]) for i in groups[k]) * inset * (0.1 if k in token_like else 1.0)
-
-        token_like: set[tuple[int, int]] = set()
-        if len(groups) == 2:
-            (ka, ga), (kb, gb) = groups.items()
-            if ka[0] == -kb[0] and ka[1] == -kb[1]:
-                disc_a = all(_solid_disc(*dstats[i][2:5], face_px) for i in ga)
-                disc_b = all(_solid_disc(*dstats[i][2:5], face_px) for i in gb)
-                # (The other must be as tall as digits are: specks of noise are not.)
-                other = gb if disc_a else ga
-                tall = max(max(dstats[i][2], dstats[i][3]) for i in other) >= 0.1 * face_px
-                if disc_a != disc_b and tall:
-                    token_like.add(ka if disc_a else kb)
-
-        # Ink in a corner off the value's usual place, much nearer the letter (a serif broken
-        # off it) or at the face's very edge (the tile's rim, a shadow line, a neighbour's
-        # edge), is not the value, and taking it as the value would say a wrong turn: better
-        # no corner at all.
-        def typical(k: tuple[int, int]) -> bool:
-            return usual_place([dstats[i] for i in groups[k]])
-
-        def ring(k: tuple[int, int]) -> bool:
-            # A token's rim broken into arcs (glare, a faint rim): three or more pieces
-            # around a square as wide as a token (the value has one or two digits).
-            g = groups[k]
-            if len(g) < 3:
-                return False
-            gw = max(dstats[i][0] + dstats[i][2] for i in g) - min(dstats[i][0] for i in g)
-            gh = max(dstats[i][1] + dstats[i][3] for i in g) - min(dstats[i][1] for i in g)
-            return min(gw, gh) >= 0.19 * face_px and max(gw, gh) <= 1.4 * min(gw, gh)
-
-        for k in [k for k in groups if ring(k) or not typical(k)]:
-            del groups[k]
-    rival_corner = None
-    rival_out: list[tuple[np.ndarray, float, float]] = []
-    whole, pieces_along = None, None
-    if digits and groups:
-        ranked = sorted(groups, key=weight, reverse=True)
-        key = ranked[0]
-        # Two corners holding ink much alike (a token's faint rim in one, the value in the
-        # other; the face's own value and a neighbour's): the letter's turn and what each
-        # reads as decide (:meth:`companion.vision.letters.LetterReader.score`), not size.
-        rival = None
-        if len(ranked) > 1:
-            second = ranked[1]
-            opposite = second == (-key[0], -key[1])
-            # (Opposite the value is where the players' token lies: its faint rim may outweigh
-            # a thin "1"; anything there as tall as a digit stays in question.)
-            tall = max(max(dstats[i][2], dstats[i][3]) for i in groups[second]) >= 0.1 * face_px
-            if weight(second) >= _RIVAL * weight(key) or (opposite and tall):
-                rival = second
-        if token_like and len(groups) == 2 and token_like <= set(groups):
-            # A round solid patch opposite ink that is not: most likely the token and the
-            # value, but a blurred 6 or 8 is as round and solid, a token's disc may be lit
-            # through: both stay in question.
-            key, rival = [k for k in groups if k not in token_like][0], list(token_like)[0]
-
-        def pictures(g: list[int]) -> tuple[tuple[int, int], list[tuple[np.ndarray, float, float]]]:
-            gx0 = min(dstats[i][0] for i in g)
-            gy0 = min(dstats[i][1] for i in g)
-            gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
-            gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
-            at = (1 if (gx0 + gx1) / 2.0 > lcx else -1, 1 if (gy0 + gy1) / 2.0 > lcy else -1)
-            out = []
-            for i in g:
-                x, y, bw, bh, _ = dstats[i]
-                m = cv2.dilate((dlabels[y : y + bh, x : x + bw] == i).view(np.uint8), _SQUARE3)
-                out.append(
-                    (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
+            def weight(k: tuple[int, int]) -> float:
+                # Own digits sit inside the face; a neighbour's shows right at the crop's edge.
+                border = min(
+                    min(dstats[i][0], dstats[i][1], w - dstats[i][0] - dstats[i][2], h - dstats[i][1] - dstats[i][3])
+                    for i in groups[k]
                 )
-            return at, out
+                inset = min(1.0, (border + 1) / max(1.0, 0.06 * face_px))
+                # Ink in two opposite corners: a token in one (the companion's players put it in
+                # the tile's top-left corner, the digits' opposite one), the digits in the other:
+                # of a round solid patch and one that is not, the latter is the digits.
+                return sum(int(dstats[i][4]) for i in groups[k]) * inset * (0.1 if k in token_like else 1.0)
 
-        corner, digit_out = pictures(groups[key])
-        if len(groups[key]) == 2:
-            whole, pieces_along = _two_pieces(ink, dlabels, [dstats[i] for i in groups[key]], groups[key])
-        if rival is not None:
-            rival_corner, rival_out = pictures(groups[rival])
-            if rival_corner == corner:
-                rival_corner, rival_out = None, []
-    return FaceInk(
-        glyph,
-        tuple(digit_out),
-        corner,
-        contrast,
-        total,
-        (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)),
-        pol,
-        rival_corner=rival_corner,
-        rival_digits=tuple(rival_out),
-        digits_whole=whole,
-        pieces_along=pieces_along,
-    )
+            token_like: set[tuple[int, int]] = set()
+            if len(groups) == 2:
+                (ka, ga), (kb, gb) = groups.items()
+                if ka[0] == -kb[0] and ka[1] == -kb[1]:
+                    disc_a = all(_solid_disc(*dstats[i][2:5], face_px) for i in ga)
+                    disc_b = all(_solid_disc(*dstats[i][2:5], face_px) for i in gb)
+                    # (The other must be as tall as digits are: specks of noise are not.)
+                    other = gb if disc_a else ga
+                    tall = max(max(dstats[i][2], dstats[i][3]) for i in other) >= _DIGIT_LEAST * face_px
+                    if disc_a != disc_b and tall:
+                        token_like.add(ka if disc_a else kb)
+
+            # Ink in a corner off the value's usual place, much nearer the letter (a serif broken
+            # off it) or at the face's very edge (the tile's rim, a shadow line, a neighbour's
+            # edge), is not the value, and taking it as the value would say a wrong turn: better
+            # no corner at all.
+            def typical(k: tuple[int, int]) -> bool:
+                return usual_place([dstats[i] for i in groups[k]])
+
+            def ring(k: tuple[int, int]) -> bool:
+                # A token's rim broken into arcs (glare, a faint rim): three or more pieces
+                # around a square as wide as a token (the value has one or two digits).
+                g = groups[k]
+                if len(g) < 3:
+                    return False
+                gw = max(dstats[i][0] + dstats[i][2] for i in g) - min(dstats[i][0] for i in g)
+                gh = max(dstats[i][1] + dstats[i][3] for i in g) - min(dstats[i][1] for i in g)
+                return min(gw, gh) >= 0.19 * face_px and max(gw, gh) <= 1.4 * min(gw, gh)
+
+            for k in [k for k in groups if value is None and (ring(k) or not typical(k))]:
+                del groups[k]
+        rival_corner = None
+        rival_out: list[tuple[np.ndarray, float, float]] = []
+        whole, pieces_along = None, None
+        if digits and groups:
+            ranked = sorted(groups, key=weight, reverse=True)
+            key = ranked[0]
+            # Two corners holding ink much alike (a token's faint rim in one, the value in the
+            # other; the face's own value and a neighbour's): the letter's turn and what each
+            # reads as decide (:meth:`companion.vision.letters.LetterReader.score`), not size.
+            rival = None
+            if len(ranked) > 1:
+                second = ranked[1]
+                opposite = second == (-key[0], -key[1])
+                # (Opposite the value is where the players' token lies: its faint rim may outweigh
+                # a thin "1"; anything there as tall as a digit stays in question.)
+                tall = max(max(dstats[i][2], dstats[i][3]) for i in groups[second]) >= _DIGIT_LEAST * face_px
+                if weight(second) >= _RIVAL * weight(key) or (opposite and tall):
+                    rival = second
+            if token_like and len(groups) == 2 and token_like <= set(groups):
+                # A round solid patch opposite ink that is not: most likely the token and the
+                # value, but a blurred 6 or 8 is as round and solid, a token's disc may be lit
+                # through: both stay in question.
+                key, rival = [k for k in groups if k not in token_like][0], list(token_like)[0]
+
+            def pictures(g: list[int]) -> tuple[tuple[int, int], list[tuple[np.ndarray, float, float]]]:
+                gx0 = min(dstats[i][0] for i in g)
+                gy0 = min(dstats[i][1] for i in g)
+                gx1 = max(dstats[i][0] + dstats[i][2] for i in g)
+                gy1 = max(dstats[i][1] + dstats[i][3] for i in g)
+                at = (1 if (gx0 + gx1) / 2.0 > lcx else -1, 1 if (gy0 + gy1) / 2.0 > lcy else -1)
+                out = []
+                for i in g:
+                    x, y, bw, bh, _ = dstats[i]
+                    m = cv2.dilate((dlabels[y : y + bh, x : x + bw] == i).view(np.uint8), _SQUARE3)
+                    out.append(
+                        (fit_square(ink[y : y + bh, x : x + bw] * m), (dcents[i][0] - lcx) / face_px, (dcents[i][1] - lcy) / face_px)
+                    )
+                return at, out
+
+            corner, digit_out = pictures(groups[key])
+            if len(groups[key]) == 2:
+                whole, pieces_along = _two_pieces(ink, dlabels, [dstats[i] for i in groups[key]], groups[key])
+            if rival is not None:
+                rival_corner, rival_out = pictures(groups[rival])
+                if rival_corner == corner:
+                    rival_corner, rival_out = None, []
+        return FaceInk(
+            glyph,
+            tuple(digit_out),
+            corner,
+            contrast,
+            total,
+            (int(lx0), int(ly0), int(lx1 - lx0), int(ly1 - ly0)),
+            pol,
+            rival_corner=rival_corner,
+            rival_digits=tuple(rival_out),
+            digits_whole=whole,
+            pieces_along=pieces_along,
+        )
+
+    read = finish(letter, others)
+    if not values or read.glyph is None:
+        return read
+    # The rules above take a piece beside the letter for a broken stroke or a diacritic; a
+    # value printed close against the letter (some makers do) lies there too, and read as
+    # part of it makes another letter (P and its 3 an R, F and its 4 a G). Read apart too,
+    # for the value it reads then to decide (:func:`companion.vision.cells.read_board_cells`).
+    beside = [i for i in letter if i != main and _at_value_place(stats[main], *cents[i], face_px)]
+    comps = None
+    if not beside and read.corner is None:
+        # No value found: it may be one piece with the letter, joined by the blur between
+        # them. Cut off, it is a component of its own (numbered after the others), and the
+        # letter's main piece what is left.
+        foot = _cut_at_foot(ink, labels, stats[main], main, face_px)
+        if foot is not None:
+            labels = labels.copy()
+            labels[my : my + mh, mx : mx + mw][foot] = n
+            (main_stat, main_cent), (foot_stat, foot_cent) = (_piece(labels, i, stats[main]) for i in (main, n))
+            stats = stats[:main] + [main_stat] + stats[main + 1 :] + [foot_stat]
+            cents = cents[:main] + [main_cent] + cents[main + 1 :] + [foot_cent]
+            beside, comps = [n], (n + 1, labels, stats, cents)
+    if beside:
+        # The value is what was cut from the letter, with the pieces beside it in its corner
+        # of the letter (the 0 of a "10" whose 1 touched a Q's tail), as small as digits are.
+        mx, my, mw, mh, _ = stats[main]
+        mcx, mcy = mx + mw / 2.0, my + mh / 2.0
+
+        def side(i: int) -> tuple[bool, bool]:
+            return cents[i][0] > mcx, cents[i][1] > mcy
+
+        sides = {side(i) for i in beside}
+        value = beside + [i for i in others if side(i) in sides and _at_value_place(stats[main], *cents[i], face_px)
+                          and max(stats[i][2], stats[i][3]) < value_most]
+        read = replace(read, apart=finish([i for i in letter if i not in beside], others + beside, value, comps))
+    return read
 
 
 def _two_pieces(ink: np.ndarray, labels: np.ndarray, stats: list[list[int]], ids: list[int]) -> tuple[np.ndarray | None, int | None]:
