@@ -22,6 +22,10 @@ JUDGE = 240  # segments that score vanishing-point hypotheses
 LSD_SCALE = 1.0  # LSD's own subsampling: none (0.8 saves a third of its time but loses faint lines)
 SAME_FAMILY_DEG = 6.0  # two pencils whose lines run closer than this in direction are one family
 MIN_INSIDE = 8  # segments of a pencil within the lattice enough to refit its point to them alone
+WIDER_PENCILS = 3  # pencils whose pairs the wider search tries
+MEET_REACH = 0.5  # how far (in shortest segments) a segment is lengthened to meet a crossing one
+MEET_SAMPLES = 16  # points along a segment looked up on the crossing family's mask
+MEET_ROUNDS = 2  # refits to the segments that meet (the first can start far off the board's point)
 
 
 def _lsd() -> cv2.LineSegmentDetector:
@@ -303,8 +307,10 @@ def _fit_run(k: np.ndarray, x: np.ndarray, w: np.ndarray) -> Run | None:
     return Run(float(sol[0]), float(sol[1]), 0.0, 0.0, 0)
 
 
-def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator, pencils: int = 3) -> Iterator[np.ndarray]:
-    """First guesses of the homography grid squares -> ``gray`` pixels, best first.
+def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator) -> Iterator[np.ndarray | None]:
+    """First guesses of the homography grid squares -> ``gray`` pixels, best first; a None
+    between the usual guesses and the wider search, which the caller asks for only when no
+    guess here or on a larger copy has found the grid.
 
     The strongest pencils of segments are found in turn (each away in direction from those
     before); each pair of them is tried as the grid's two families, the strongest pair first.
@@ -320,29 +326,102 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
     After each guess, when it does not end the search, a second from the same pair: its points
     refitted to their segments on the lattice found (:func:`_on_the_grid`), when that moves
     the lattice by half a square or more.
+
+    The wider search (after the None), for a grid the usual guesses missed: every pair of the
+    first :data:`WIDER_PENCILS` pencils, each refitted to its segments that meet the other's
+    (:func:`_where_they_meet`). A table's stripes running within a few degrees of one family
+    join its pencil and pull its point off the board's (the lines then fan by a square across
+    the board, and the stripes' own even spacing competes with the grid's); the board's two
+    families meet all over the board, the stripes only along its edge.
     """
     h, w = gray.shape[:2]
-    seg = detect_segments(gray, max(6.0, 0.01 * max(h, w)))
+    min_length = max(6.0, 0.01 * max(h, w))
+    seg = detect_segments(gray, min_length)
     found: list[Pencil] = []
     used = np.zeros(len(seg), bool)
     geometry = _segment_geometry(seg)  # (the same for every pencil sought)
-    for i, j in ((0, 1), (0, 2), (1, 2)):
+
+    there = WIDER_PENCILS  # (lowered to the count found once no further pencil is there)
+
+    def pencils(count: int) -> int:
         # Pencils are found only when a pair needs them: the first pair is usually the grid.
-        while len(found) <= j and len(found) < pencils:
+        nonlocal used, there
+        while len(found) < min(count, there):
             p = find_pencil(seg, rng, exclude=used, away_from=tuple(q.point for q in found), geometry=geometry)
             if p is None:
-                pencils = len(found)
+                there = len(found)
                 break
             found.append(p)
-            used |= p.members
-        if j < len(found):
-            hom = _lattice(seg, found[i], found[j], rows, cols, w, h)
-            if hom is not None:
-                yield hom
-                # (Only sought when the caller asks for the next guess.)
-                again = _on_the_grid(seg, geometry, found[i], found[j], hom, rows, cols, w, h)
-                if again is not None:
-                    yield again
+            used = used | p.members
+        return len(found)
+
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        if pencils(j + 1) <= j:
+            break
+        hom = _lattice(seg, found[i], found[j], rows, cols, w, h)
+        if hom is not None:
+            yield hom
+            # (Only sought when the caller asks for the next guess.)
+            again = _on_the_grid(seg, geometry, found[i], found[j], hom, rows, cols, w, h)
+            if again is not None:
+                yield again
+    yield None
+    for j in range(1, WIDER_PENCILS):
+        if pencils(j + 1) <= j:
+            return
+        for i in range(j):
+            met = _where_they_meet(seg, geometry, found[i], found[j], MEET_REACH * min_length, (h, w))
+            if met is not None:
+                hom = _lattice(seg, met[0], met[1], rows, cols, w, h)
+                if hom is not None:
+                    yield hom
+
+
+def _meeting(seg: np.ndarray, a: np.ndarray, b: np.ndarray, reach: float, shape: tuple[int, int]) -> np.ndarray:
+    """Which segments of mask ``a`` touch one of mask ``b``, both lengthened by ``reach``
+    pixels at each end (LSD ends a line's segment a pixel or two short of a crossing line):
+    a bool mask over ``seg``."""
+
+    def lengthened(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        d = s[:, 2:] - s[:, :2]
+        n = np.linalg.norm(d, axis=1)
+        unit = d / (n[:, None] + 1e-12)
+        return s[:, :2] - reach * unit, unit, n + 2 * reach
+
+    # b's segments drawn (as thick as the reach) on a mask; a's sampled along their length.
+    mask = np.zeros(shape, np.uint8)
+    start, unit, n = lengthened(seg[b])
+    ends = np.round(np.stack((start, start + n[:, None] * unit), 1)).astype(np.int32)
+    cv2.polylines(mask, list(ends), False, 1, 1 + 2 * int(np.ceil(reach / 2)))
+    ia = np.flatnonzero(a)
+    start, unit, n = lengthened(seg[ia])
+    t = np.linspace(0.0, 1.0, MEET_SAMPLES)
+    pts = start[:, None, :] + (t[None, :, None] * n[:, None, None]) * unit[:, None, :]
+    x = np.clip(np.round(pts[..., 0]).astype(int), 0, shape[1] - 1)
+    y = np.clip(np.round(pts[..., 1]).astype(int), 0, shape[0] - 1)
+    out = np.zeros(len(seg), bool)
+    out[ia[mask[y, x].any(1)]] = True
+    return out
+
+
+def _where_they_meet(
+    seg: np.ndarray, geometry: tuple[np.ndarray, ...], p1: Pencil, p2: Pencil, reach: float, shape: tuple[int, int]
+) -> tuple[Pencil, Pencil] | None:
+    """Both pencils refitted (as :func:`_refit_inside`) to their segments that meet a segment
+    of the other, or None when too few do."""
+    _, mid, unit, length = geometry
+    for k in range(MEET_ROUNDS):
+        q1 = _refit_inside(p1, geometry, _meeting(seg, p1.members, p2.members, reach, shape), p2.members)
+        q2 = _refit_inside(p2, geometry, _meeting(seg, p2.members, p1.members, reach, shape), p1.members)
+        if q1 is None or q2 is None:
+            return None
+        if k + 1 < MEET_ROUNDS:
+            # Again from every segment pointing at the refitted points: lines of the board
+            # that the stripes' pull had left out (the far half of a family) now join.
+            near = _endpoint_error(np.array([q1.point, q2.point]), mid, unit, length) < 1.0
+            p1 = Pencil(q1.point, near[0] & ~near[1], q1.support)
+            p2 = Pencil(q2.point, near[1] & ~near[0], q2.support)
+    return q1, q2
 
 
 def _refit_inside(p: Pencil, geometry: tuple[np.ndarray, ...], inside: np.ndarray, taken: np.ndarray) -> Pencil | None:
