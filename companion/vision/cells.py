@@ -3259,13 +3259,26 @@ def _turned_faces(
             taken.add(rc)
 
 
+# A letter read whole at least this surely, its value found apart, is no letter maimed (the
+# other edition's letters maimed by a value taken in: at most 0.62; blurred E's whole: 0.85 up).
+_SURE_WHOLE = 0.8
+
+
 def _faces_apart(inks: dict[tuple[int, int], FaceInk], reader: LetterReader, letters: list[str],
                  values: dict[str, int]) -> None:
     """Faces whose letter took in ink where a value printed against it lies
     (:attr:`companion.vision.face.FaceInk.apart`), read both ways: the face read with that
     ink apart is taken (``inks`` in place) where the value read there is the letter read
     there, the face read whole reads no value that is its letter's, and the letter reads
-    surer apart (a letter's own stroke taken for its value leaves a letter maimed)."""
+    surer apart (a letter's own stroke taken for its value leaves a letter maimed).
+
+    A face read whole as a letter surely (:data:`_SURE_WHOLE`), with value ink of its own
+    found in a corner, keeps its letter: its value misread (a faint 1 read as a 0) is no
+    reason to cut a stroke off it (a blurred E's foot, broken off its stem beside the value's
+    corner, read with the 1 as a 4: an F). A value taken into the letter leaves a letter
+    read unsurely (Hasbro's P and its 3, an R: at most 0.62 on the other edition's photos,
+    with a neighbour's ink taken for its value), and the 1 of a Q's 10 touching its tail
+    leaves the letter as it was."""
     rcs = [rc for rc, f in inks.items() if f.glyph is not None and f.apart is not None]
     if not rcs:
         return
@@ -3273,8 +3286,11 @@ def _faces_apart(inks: dict[tuple[int, int], FaceInk], reader: LetterReader, let
     guesses = reader.score(faces, letters, values).decide(None, values)
     for m, rc in enumerate(rcs):
         whole, apart = guesses[m], guesses[len(rcs) + m]
-        if apart.value_agrees and not whole.value_agrees and apart.p_letter > whole.p_letter:
-            inks[rc] = inks[rc].apart
+        if not (apart.value_agrees and not whole.value_agrees and apart.p_letter > whole.p_letter):
+            continue
+        if whole.value is not None and apart.letter != whole.letter and whole.p_letter >= _SURE_WHOLE:
+            continue
+        inks[rc] = inks[rc].apart
 
 
 def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
