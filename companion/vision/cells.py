@@ -637,6 +637,19 @@ def _nan_median(views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return med, count
 
 
+_SHADE_GAINS = (0.4, 2.5)  # gains of the light a square's colour is carried by to its look, at most
+
+
+def _shade_apart_each(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """(R, C) Lab distance from each square's colour ``seen`` (R, C, 3 BGR) to ``look`` once
+    one gain on every channel (within :data:`_SHADE_GAINS`) brings it to the look's
+    luminance, clipped as the camera clips; inf where the gain lies beyond."""
+    gain = luminance(look) / np.maximum(luminance(seen), 1.0)
+    carried = np.clip(seen * gain[..., None], 0, 255).astype(np.float32)
+    d = colour_distance(to_lab(carried), to_lab(look.astype(np.float32)))
+    return np.where((gain >= _SHADE_GAINS[0]) & (gain <= _SHADE_GAINS[1]), d, np.inf)
+
+
 def local_field(samples: np.ndarray, radius: int = 2, least: int = 3) -> np.ndarray:
     """(R, C, K) values known at some squares (NaN elsewhere) -> the median over each
     square's neighbourhood of ``radius`` squares (twice as wide where fewer than ``least``
@@ -1384,7 +1397,11 @@ def gather_evidence(
         # board. Brightness alone varies locally: a hand or a sleeve over a few squares
         # changes their hue, and must stay foreign rather than be taken for light.
         samples = np.full((R, C, 3), np.nan, np.float32)
-        emptyish = empty_known & ~candidate & (d_e < 2.0 * _TILE_RADIUS)
+        # An empty square seen much brighter or dimmer than its look (a lamp's band across a
+        # phone's view, a shadow over half the board) is the same colour under another light:
+        # its look within the radius once one gain on every channel is taken out.
+        emptyish = empty_known & ~candidate & ((d_e < 2.0 * _TILE_RADIUS)
+                                               | (_shade_apart_each(stats.median, empty_look) < 0.5 * _TILE_RADIUS))
         samples[emptyish] = _ratio(stats.median[emptyish], empty_look[emptyish])
         if tiles:
             tileish = candidate & (d_t < 1.5 * _TILE_RADIUS)

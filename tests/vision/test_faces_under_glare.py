@@ -47,3 +47,23 @@ def test_a_bodys_spread_is_taken_about_the_light_falling_across_it():
     assert _spread_about_plane(ramp, everywhere, n)[0, 0] < 0.01
     assert _spread_about_plane(print_like, everywhere, n)[0, 0] > 10.0
     assert float(np.std(ramp)) > 14.0  # about its mean, the ramp alone spreads like print
+
+
+def test_faces_under_a_lamps_band_across_a_phones_view_are_read():
+    # Phone scene 30114, read with no profile: a lamp's band lights the board's far rows far
+    # brighter than the rest, where most tiles lie. The empty squares there were too far from
+    # their look to say the light (only the faces did, under a set's colour learned in the
+    # dimmer part), so the band's faces lay beyond any set's colour and five of them, their
+    # letters plain, were read empty at 0.98. Empty squares the same colour as their look
+    # under one gain now say the light there too.
+    from companion.vision.reader import read_board
+    from companion.vision.render import render
+    from companion.vision.scene import preset
+
+    seed = 30114
+    spec = preset("phone", np.random.default_rng(seed))
+    scene = render(spec, seed)
+    reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid)
+    for rc in [(2, 6), (2, 7), (2, 9), (3, 4), (3, 5)]:
+        truth, cell = scene.truth.cell(*rc), reading.cell(*rc)
+        assert (cell.kind, cell.letter, cell.rotation) == ("tile", truth.letter, truth.rotation), (rc, cell)
