@@ -1204,7 +1204,16 @@ def gather_evidence(
                              values)
     # A glyph the network, seeing it whole, does not take for a letter is the board's print
     # (unless its face shows the letter's value).
-    at = np.where((faces.letterness >= _LETTERNESS) | faces.valued, at, -1)
+    # A letter the network doubts on a plain square, which prints nothing, is a letter where
+    # its ink is the board's usual letters' (dark or light): an I blurred in a phone's photo,
+    # turned a quarter, looks much like a dash of print to the network seeing it alone (0.34
+    # to 0.5). (Not ink the other way: a light disc is a token's over a face, read again with
+    # its face.)
+    sure = (at >= 0) & (faces.letterness >= _LETTERNESS)
+    usual_ink = 1 if glyphs.polarity[at[sure]].sum() >= 0 else -1
+    doubted_ok = (classes == list(Premium).index(Premium.NONE)) & (glyphs.polarity[np.maximum(at, 0)] == usual_ink)
+    at = np.where((faces.letterness >= np.where(doubted_ok, _DOUBTED, _LETTERNESS)) | faces.valued, at, -1)
+    doubted = (at >= 0) & (faces.letterness < _LETTERNESS) & ~faces.valued
     # A letter is as tall as the board's other letters (one font on every face, whatever its
     # turn): a letter-like mark well under their size lies on the square (a token's disc
     # reads as an O), and is no face's letter.
@@ -1456,7 +1465,8 @@ def gather_evidence(
         d_b = np.minimum(d_b, d)
     glyph_ok = candidate & (d_t < 2.0 * _TILE_RADIUS)
     # Displacement of faces: glyph centres against square centres, as a plane over the board.
-    rr, cc = np.nonzero(glyph_ok)
+    # (Not by doubted letters: a piece of a letter taken for one lies off its face's middle.)
+    rr, cc = np.nonzero(glyph_ok & ~doubted)
     if len(rr):
         cx, cy = geo.centre(rr, cc)
         gi = at[rr, cc]
@@ -1468,7 +1478,8 @@ def gather_evidence(
         d_e, d_t, which, d_b, back_set, glyph_ok,
         extra={"plain_look": plain_look, "small": small, "small_geo": small_geo, "scale": scale, "rectified": rectified,
                "exposure": small_exposure, "grey": grey, "lum_small": lum_small, "faces": faces, "novelty": novelty, "unlike": unlike,
-               "borrowed": borrowed, "classes": classes, "printed_like": printed_like, "ink_guessed": ink_guessed},
+               "borrowed": borrowed, "classes": classes, "printed_like": printed_like, "ink_guessed": ink_guessed,
+               "doubted": doubted},
     )
 
 
@@ -3032,8 +3043,15 @@ def _read_inks(
     set_usual = {j: float(np.median(v)) if len(v) >= 5 else usual for j, v in set_spans.items()}
     letter_at = {rc: at for rc, at in letter_at.items() if spans.get(rc, 0.0) <= 1.25 * set_usual.get(int(ev.tile_set[rc]), usual)}
     by_set: dict[int, list[np.ndarray]] = {}
+    doubtful: dict[int, list[np.ndarray]] = {}
+    doubted = ev.extra.get("doubted")
     for rc, at in letter_at.items():
-        by_set.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)
+        # (Not from letters the network doubted, where a set has others: a piece of a letter
+        # taken for one lies off its face's middle, and would move every face's cut.)
+        mine = doubtful if doubted is not None and doubted[rc] else by_set
+        mine.setdefault(int(ev.tile_set[rc]), []).append(np.asarray(centres[rc], np.float64) - at)
+    for j, offs in doubtful.items():
+        by_set.setdefault(j, offs)
     every = np.median(np.concatenate([np.stack(v) for v in by_set.values()]), axis=0) if by_set else None
     set_offset = {j: np.median(np.stack(offs), axis=0) if len(offs) >= 3 else every for j, offs in by_set.items()}
     for rc, centre in centres.items():
