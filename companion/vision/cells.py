@@ -1200,8 +1200,9 @@ def gather_evidence(
     # Grey at the board's standard exposure (as the half-resolution board): a face's
     # contrast is judged against a well exposed photo's, not in a dark photo's few levels.
     grey = cv2.convertScaleAbs(grey, alpha=small_exposure)
-    faces = read_glyph_faces(grey, glyphs, at, geo, letter_reader(profile.arrays if profile is not None else None), letters,
-                             values)
+    reader = letter_reader(profile.arrays if profile is not None else None)
+    faces = read_glyph_faces(grey, glyphs, at, geo, reader, letters, values)
+    asked = at
     # A glyph the network, seeing it whole, does not take for a letter is the board's print
     # (unless its face shows the letter's value).
     # A letter the network doubts on a plain square, which prints nothing, is a letter where
@@ -1214,6 +1215,22 @@ def gather_evidence(
     doubted_ok = (classes == list(Premium).index(Premium.NONE)) & (glyphs.polarity[np.maximum(at, 0)] == usual_ink)
     at = np.where((faces.letterness >= np.where(doubted_ok, _DOUBTED, _LETTERNESS)) | faces.valued, at, -1)
     doubted = (at >= 0) & (faces.letterness < _LETTERNESS) & ~faces.valued
+    # A square whose glyph, ink the other way from the board's letters, is no letter (a face's
+    # light middle framed by the dark gap round it, which outweighed the dark letter in it)
+    # asks its best glyph of the usual ink in its stead, taken where the network is sure of it.
+    dropped = (asked >= 0) & (at < 0) & (glyphs.polarity[np.maximum(asked, 0)] != usual_ink)
+    if dropped.any():
+        usual_only = replace(glyphs, letterlike=np.where(glyphs.polarity == usual_ink, glyphs.letterlike, 0.0))
+        again = np.where(dropped, _assign_glyphs(usual_only, geo, shift), -1)
+        if (again >= 0).any():
+            more = read_glyph_faces(grey, glyphs, again, geo, reader, letters, values)
+            for rc in more.order:
+                if more.letterness[rc] >= _LETTERNESS:
+                    at[rc] = again[rc]
+                    faces.inks[rc] = more.inks[rc]
+                    faces.letterness[rc] = more.letterness[rc]
+                    if rc not in faces.order:
+                        faces.order.append(rc)
     # A letter is as tall as the board's other letters (one font on every face, whatever its
     # turn): a letter-like mark well under their size lies on the square (a token's disc
     # reads as an O), and is no face's letter.
