@@ -8,7 +8,9 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
 1. **Letters.** Ink shapes of a letter's size, dark on light or light on dark, found over the
    whole board at once (adaptive threshold, components), each scored by the letter network
    for looking like a letter in some turn; one it doubts (a bar, like a piece of print) is a
-   letter only where its face shows that letter's value in its corner. The bodies around
+   letter only where its face shows that letter's value in its corner, or on a plain square
+   (which prints nothing) in the ink of the board's sure letters; where a glyph of the other
+   ink is no letter, the square's best glyph of the usual ink is asked. The bodies around
    them give the tile sets' colours (tiles look alike on every square), unless the colour is
    the board's own print (most squares of it carry no letter); a mark well under the board's
    letters' size (a token's disc) is no letter. A mark its premium class's other squares
@@ -18,7 +20,8 @@ the grid's bright end to a standard exposure. What the reader relies on, in orde
    each class's look is what its squares without a letter show. With a profile made from
    the empty board (:func:`learn_empty`), each square's own look is known, carried into this
    photo's colours by an affine colour map fitted to the class looks. The light at each
-   square (how much brighter than its look, as a local median, times one tint for the
+   square (how much brighter than its look, as a local median over the letters' faces and
+   the empty squares whose colour is their look's under one gain, times one tint for the
    board) is divided out before comparing: a lamp's spot or a shadow moves lightness, not
    hue.
 3. **Kinds.** Each square's fit to its empty look, to the nearest tile body and to a known
