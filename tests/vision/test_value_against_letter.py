@@ -50,24 +50,20 @@ def _read(ink: FaceInk) -> LetterGuess:
     return reader.score([inks[0, 0]], letters, values).decide(None, values)[0]
 
 
-def test_a_value_taken_in_as_a_piece_of_the_letter_is_read_apart():
+@pytest.mark.parametrize("letter, font, shift", [
     # A serif P whose 3 lies just off its foot: a piece of its own, but beside the letter's
     # box where a broken stroke would lie, so taken into the letter: P and 3 read as an R.
-    crop, frac = _face_against("P", 12, 0.03)
-    ink = split_face(crop, face_frac=frac)
-    guess = _read(ink)
-    assert (guess.letter, guess.rotation, guess.value) == ("P", 0, "3")
-    assert ink.corner is None and ink.apart is not None  # (read whole, no value is found)
-
-
-def test_a_value_joined_to_the_letter_by_blur_is_cut_off():
+    ("P", 12, 0.03),
     # A B whose thin 3 touches its lower bowl: one piece at the letter's level of ink, read as
     # a P. At a higher level the paler join falls away and the 3 stands apart, jutting out of
     # the B's box; the ink on its side of the palest line between them is the value.
-    crop, frac = _face_against("B", 7, 0.06)
+    ("B", 7, 0.06),
+])
+def test_a_value_taken_into_the_letter_is_read_apart(letter, font, shift):
+    crop, frac = _face_against(letter, font, shift)
     ink = split_face(crop, face_frac=frac)
     guess = _read(ink)
-    assert (guess.letter, guess.rotation, guess.value) == ("B", 0, "3")
+    assert (guess.letter, guess.rotation, guess.value) == (letter, 0, "3")
     assert ink.corner is None and ink.apart is not None  # (read whole, no value is found)
 
 
