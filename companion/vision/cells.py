@@ -1183,7 +1183,9 @@ def gather_evidence(
     novelty = glyph_novelty(glyphs, at, unlike, geo, scale)
     # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
     gi = np.maximum(at, 0)
-    bar = np.maximum(glyphs.w[gi], glyphs.h[gi]) >= 3.0 * np.minimum(glyphs.w[gi], glyphs.h[gi])
+    # (A board showing no ink at all, a plain board of one colour, has no glyph to index.)
+    bar = (np.maximum(glyphs.w[gi], glyphs.h[gi]) >= 3.0 * np.minimum(glyphs.w[gi], glyphs.h[gi])
+           if len(glyphs) else np.zeros(at.shape, bool))
     old = (at >= 0) & ~np.isnan(novelty) & (novelty < np.where(bar, _NOVEL_BAR, _NOVEL))
     if old.any():
         # ... unless the class has print and the square hides it: something lies over it, and
@@ -1215,13 +1217,14 @@ def gather_evidence(
     # its face.)
     sure = (at >= 0) & (faces.letterness >= _LETTERNESS)
     usual_ink = 1 if glyphs.polarity[at[sure]].sum() >= 0 else -1
-    doubted_ok = (classes == list(Premium).index(Premium.NONE)) & (glyphs.polarity[np.maximum(at, 0)] == usual_ink)
+    ink_at = glyphs.polarity[np.maximum(at, 0)] if len(glyphs) else np.zeros(at.shape, np.int64)
+    doubted_ok = (classes == list(Premium).index(Premium.NONE)) & (ink_at == usual_ink)
     at = np.where((faces.letterness >= np.where(doubted_ok, _DOUBTED, _LETTERNESS)) | faces.valued, at, -1)
     doubted = (at >= 0) & (faces.letterness < _LETTERNESS) & ~faces.valued
     # A square whose glyph, ink the other way from the board's letters, is no letter (a face's
     # light middle framed by the dark gap round it, which outweighed the dark letter in it)
     # asks its best glyph of the usual ink in its stead, taken where the network is sure of it.
-    dropped = (asked >= 0) & (at < 0) & (glyphs.polarity[np.maximum(asked, 0)] != usual_ink)
+    dropped = (asked >= 0) & (at < 0) & (ink_at != usual_ink)
     if dropped.any():
         usual_only = replace(glyphs, letterlike=np.where(glyphs.polarity == usual_ink, glyphs.letterlike, 0.0))
         again = np.where(dropped, _assign_glyphs(usual_only, geo, shift), -1)

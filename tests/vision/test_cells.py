@@ -78,6 +78,19 @@ def test_calibrating_an_empty_board_refuses_letters():
         learn_empty(_top(scene), CELL_PX, MARGIN, STANDARD)
 
 
+def test_a_frame_with_no_ink_at_all_is_read_not_raised():
+    # A mounted camera's lens covered or its light off: the profile's grid over a black frame
+    # shows no glyph at all. Indexing the glyphs found threw an IndexError out of the live
+    # loop; the squares read empty now, and the game asks about the tiles it held there.
+    from companion.vision.reader import read_board
+
+    black = np.zeros((600, 800, 3), np.uint8)
+    profile = Profile(tileset="en", corners=((100.0, 50.0), (700.0, 50.0), (700.0, 550.0), (100.0, 550.0)),
+                      image_size=(800, 600))
+    reading = read_board(black, tileset="en", profile=profile)
+    assert all(c.kind == "empty" for c in reading.cells)
+
+
 def test_a_board_of_the_wrong_size_is_one_clear_error():
     with pytest.raises(CompanionError, match="does not hold"):
         read_cells(np.zeros((100, 100, 3), np.uint8), CELL_PX, MARGIN, STANDARD, get_tileset("en"))
