@@ -96,7 +96,7 @@ from companion.vision.letters import (
 from companion.vision.medians import median
 from companion.vision.profile import Profile
 from companion.vision.reading import BLANK_TURN, CellReading
-from companion.vision.sets import carry, fit_light, hue_apart, name_found, shade_apart
+from companion.vision.sets import carry, fit_light, hue_apart, in_other_light, name_found, shade_apart
 
 CELL_PX = 48  # pixels per square of the rectified board: letters ~25 px high, digits ~9
 MARGIN = 0.5  # squares kept around the grid: tiles on the edge overhang it
@@ -647,8 +647,7 @@ def _shade_apart_each(seen: np.ndarray, look: np.ndarray) -> np.ndarray:
     """(R, C) Lab distance from each square's colour ``seen`` (R, C, 3 BGR) to ``look`` once
     one gain on every channel (within :data:`_SHADE_GAINS`) brings it to the look's
     luminance, clipped as the camera clips; inf where the gain lies beyond."""
-    gain = luminance(look) / np.maximum(luminance(seen), 1.0)
-    carried = np.clip(seen * gain[..., None], 0, 255).astype(np.float32)
+    carried, gain = in_other_light(seen, look)
     d = colour_distance(to_lab(carried), to_lab(look.astype(np.float32)))
     return np.where((gain >= _SHADE_GAINS[0]) & (gain <= _SHADE_GAINS[1]), d, np.inf)
 

@@ -59,8 +59,18 @@ def shade_apart(a_bgr: np.ndarray, b_bgr: np.ndarray) -> float:
 
     a, b = np.asarray(a_bgr, np.float32), np.asarray(b_bgr, np.float32)
     dark, light = (a, b) if luminance(a) <= luminance(b) else (b, a)
-    gain = float(luminance(light)) / max(float(luminance(dark)), 1.0)
-    return float(hue_apart(to_lab(np.clip(dark * gain, 0, 255).astype(np.float32)), to_lab(light)))
+    return float(hue_apart(to_lab(in_other_light(dark, light)[0]), to_lab(light)))
+
+
+def in_other_light(seen: np.ndarray, look: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colours ``seen`` (BGR, (..., 3)) brought to the luminance of ``look`` (the same shape)
+    by one gain on every channel, as a brighter or dimmer white light scales them, clipped
+    as the camera clips (float32); and that gain (...)."""
+    from companion.vision.cells import luminance  # (cells imports this module)
+
+    seen = np.asarray(seen, np.float32)
+    gain = np.asarray(luminance(np.asarray(look, np.float32)) / np.maximum(luminance(seen), 1.0), np.float32)
+    return np.clip(seen * gain[..., None], 0, 255).astype(np.float32), gain
 
 
 def fit_light(bodies: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, float]:
