@@ -5,10 +5,11 @@ are displaced from the squares they sit on (by the camera's parallax and by the 
 hand). :func:`locate_faces` finds each face as the box of tile-coloured pixels near its
 square. :func:`split_face` then separates the ink on a face into the letter (with its
 diacritics: the dots of Ä Ö Ü, the accents of Ó Ś) and the value digits in the corner (or
-printed close beside the letter's foot), and normalises the letter to a small square picture for the classifier. Ink it takes into the
-letter that lies where a value printed close against the letter lies is read apart too
-(:attr:`FaceInk.apart`), and so is a value joined to the letter by blur, cut off along the
-palest ink between them: the value read there decides (:mod:`companion.vision.cells`).
+printed close beside the letter's foot), and normalises the letter to a small square picture
+for the classifier. Ink it takes into the letter that lies where a value printed close
+against the letter lies is read apart too (:attr:`FaceInk.apart`), and so is a value joined
+to the letter by blur, cut off along the palest ink between them: the value read there
+decides (:mod:`companion.vision.cells`).
 
 Ink is whatever contrasts with the body, dark on light or light on dark: the polarity is
 found per face, so tiles of any colour read the same.
