@@ -2,13 +2,15 @@
 
 One piece of code for every game: a word is the maximal run of tiles through a newly placed
 tile along one line; a premium square counts only for the tile placed on it this turn.
-Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``.
+Games that change how a letter is valued pass ``letter_value`` (Scrabble III's small-word cap,
+the stacking game's stack multiplier); a game where a tile may land on a covered premium square
+names the squares whose premium counts (``premium_squares``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Container
 
 from companion.core.board import Board, Coord, Direction, Tile
 from companion.core.move import Placement
@@ -97,22 +99,31 @@ class WordScore:
     letters: int  # sum of letter values, letter premiums applied
     multiplier: int  # product of the word premiums under new tiles
     score: int
+    points: tuple[int, ...] = ()  # each square's points, its letter premium applied
 
 
-LetterValue = Callable[[Tile, Word], int]
+# The points of the tile on a square of a word, before any premium.
+LetterValue = Callable[[Coord, Tile], int]
 
 
 def score_word(
-    board: Board, word: Word, tileset: TileSet, letter_value: LetterValue | None = None
+    board: Board,
+    word: Word,
+    tileset: TileSet,
+    letter_value: LetterValue | None = None,
+    premium_squares: Container[Coord] | None = None,
 ) -> WordScore:
+    """The word's letters (letter premiums applied) times its word premiums. A premium counts
+    under a tile placed this turn, and, when ``premium_squares`` is given, only on those squares."""
     layout = board.layout
-    letters = 0
+    points: list[int] = []
     multiplier = 1
     for square, tile, is_new in zip(word.squares, word.tiles, word.new):
-        value = letter_value(tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
-        if is_new:
+        value = letter_value(square, tile) if letter_value else tileset.value(tile.letter, tile.blank)
+        if is_new and (premium_squares is None or square in premium_squares):
             premium = layout.premium(square)
             value *= premium.letter_multiplier
             multiplier *= premium.word_multiplier
-        letters += value
-    return WordScore(word, letters, multiplier, letters * multiplier)
+        points.append(value)
+    letters = sum(points)
+    return WordScore(word, letters, multiplier, letters * multiplier, tuple(points))
