@@ -1,8 +1,9 @@
 """`companion gcg`: game records in GCG.
 
 ``companion gcg rescore FILE`` replays a record on a board and scores every event again from
-the geometry and the tile values alone (:mod:`companion.rules.rescore`), beside what the file
-says. Exit 0 when all agree, 1 when any event disagrees, 2 when the file cannot be read as a
+the geometry and the tile values alone (:mod:`companion.rules.rescore`; a stacking game's record,
+``--game stacking`` or ``#game-type stacking``, by :mod:`companion.rules.stacking_record`), beside
+what the file says. Exit 0 when all agree, 1 when any event disagrees, 2 when the file cannot be read as a
 GCG record or replayed (one line naming the file and the line).
 
 This module is the edge: it reads the bytes; decoding and parsing are
@@ -36,6 +37,8 @@ from companion.core.tiles import tileset_names
 from companion.errors import CompanionError
 from companion.rules.rescore import Rescore, choose_tileset, rescore
 
+# The games whose records can be rescored: the classic rules, or the stacking game's extension.
+GAMES = ("classic", "stacking")
 # A GCG record is a few kilobytes; anything far larger is not one (and /dev/zero never ends).
 MAX_BYTES = 4 * 1024 * 1024
 
@@ -58,6 +61,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=tileset_names(),
         help="tile values to score with (default: the file's #tile-set, else de for a German "
         "#lexicon, else en)",
+    )
+    r.add_argument(
+        "--game",
+        choices=GAMES,
+        help="the game's rules (default: stacking for a record with '#game-type stacking', else classic)",
     )
     r.add_argument("--json", action="store_true", help="print a machine-readable document")
     r.set_defaults(func=run_rescore)
@@ -88,7 +96,13 @@ def run_rescore(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     record = read_record(args.file)
-    result = rescore(record, choose_tileset(record, args.tileset), str(args.file))
+    game = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
+    if game == "stacking":
+        from companion.rules.stacking_record import rescore_stacking
+
+        result = rescore_stacking(record, choose_tileset(record, args.tileset), str(args.file))
+    else:
+        result = rescore(record, choose_tileset(record, args.tileset), str(args.file))
     if args.json:
         json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -102,6 +116,10 @@ def run_rescore(args: argparse.Namespace) -> int:
 
 def describe(event: Event) -> str:
     """An event in a few words, GCG's own where they are readable."""
+    # A game's own events (the stacking game's purchases and redraws) say what they are.
+    own = getattr(event, "description", None)
+    if own is not None:
+        return own
     if isinstance(event, Play):
         return f"{event.position} {event.word}"
     if isinstance(event, Pass):
@@ -131,6 +149,11 @@ def header_notes(result: Rescore) -> list[str]:
             "the board is the standard one transposed; the premium squares are symmetric, "
             "the scores the same"
         )
+    if (record.game_type or "").strip().lower() == "stacking":
+        from companion.rules.stacking_record import options_of, options_text
+
+        options, seed = options_of(record, result.tileset.name)
+        notes.append(f"stacking game: {options_text(options)}" + (f", seed {seed}" if seed is not None else ""))
     nicks = [p.nick for p in record.players]
     for nick in sorted({n for n in nicks if nicks.count(n) > 1}):
         notes.append(f"players share the nickname {nick!r}: events are attributed by turn order")

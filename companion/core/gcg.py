@@ -71,6 +71,7 @@ class Event:
     pragmas: tuple[str, ...] = ()
     extra: str = ""  # text after the total (Quackle writes the cross-words formed there)
     line: int = field(default=0, compare=False)
+    pragma_lines: tuple[int, ...] = field(default=(), compare=False)  # where each of ``pragmas`` was read
 
     kind: ClassVar[str] = "event"  # a stable name for machine-readable output
 
@@ -358,7 +359,8 @@ def parse_gcg(text: str, source: str = "GCG") -> GameRecord:
                 fields[_TEXT_PRAGMAS[key]] = value
             elif key:
                 if events:
-                    events[-1] = replace(events[-1], pragmas=events[-1].pragmas + (line,))
+                    last = events[-1]
+                    events[-1] = replace(last, pragmas=last.pragmas + (line,), pragma_lines=last.pragma_lines + (n,))
                 else:
                     pragmas.append(line)
             else:

@@ -36,6 +36,7 @@ class IllegalPlay:
 
     message: str
     words: tuple[str, ...] = ()
+    squares: tuple[Coord, ...] = ()  # the squares it is about, when it is about some
 
 
 def geometry_error(

@@ -83,7 +83,7 @@ from companion.core.stacks import StackBoard
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import Word, WordScore, run_through, score_word, words_formed
 from companion.errors import CompanionError
-from companion.rules.common import TOO_SHORT, geometry_error, not_in_dictionary, unknown_words
+from companion.rules.common import TOO_SHORT, IllegalPlay, geometry_error, not_in_dictionary, unknown_words
 
 RAINBOW_ODDS = 14  # "a 1-in-14 chance to become rainbow"
 REDRAW_COST = 5
@@ -384,6 +384,25 @@ def score_play(
     return StackPlayScore(tuple(words), sum(w.score for w in words))
 
 
+def explain(word: StackedWordScore, tileset: TileSet) -> str:
+    """A word's score as the text writes one: ``MEN: M3 x3 + E1 + N1 x2 = 12``; a letter
+    premium by its name (``H4 TL``), word premiums and rainbow doubles after the letters."""
+    letter_premium = {2: "DL", 3: "TL"}
+    parts = []
+    for tile, height, points in zip(word.word.tiles, word.heights, word.base.points):
+        value = tileset.value(tile.letter, tile.blank)
+        part = f"{tile.gcg}{value}" + (f" x{height}" if height > 1 else "")
+        if value and points != value * height:
+            part += f" {letter_premium.get(points // (value * height), 'x' + str(points // (value * height)))}"
+        parts.append(part)
+    text = " + ".join(parts)
+    if word.base.multiplier > 1:
+        text = f"({text}) x{word.base.multiplier}"
+    if word.doubling > 1:
+        text += f" x{word.doubling} rainbow"
+    return f"{word.word.gcg}: {text} = {word.score}"
+
+
 def covered_word(top: Board, placement: Placement) -> str | None:
     """A word of ``top`` (the board's top tiles) that the placement would cover whole, or None."""
     placed = set(placement.coords)
@@ -527,35 +546,46 @@ def rack_tiles(placement: Placement) -> list[str]:
     return [BLANK if t.blank else t.letter for t in placement.tiles]
 
 
-def _play(state: StackingState, action: Play, lexicon: Container[str]) -> Outcome:
-    me = state.to_move
-    player = state.players[me]
-    options = state.options
-    tileset = state.tileset
-    placement = action.placement
-    board = state.board
+def placement_error(board: StackBoard, placement: Placement, options: StackingOptions) -> IllegalPlay | None:
+    """The first rule of placing the tiles break on ``board``, or None (the words are not
+    looked up here: that needs the lexicon, and a record is rescored without one)."""
+    tileset = get_tileset(options.tileset)
     top = board.top
     for t in placement.tiles:
         if t.letter not in tileset.alphabet:
-            return _refuse(state, f"{t.letter} is not a letter of the {tileset.name} tile set")
+            return IllegalPlay(f"{t.letter} is not a letter of the {tileset.name} tile set")
     error = geometry_error(top, placement, stacking=True)
     if error is not None:
-        return _refuse(state, error.message)
+        return error
     for t in placement.tiles:
         under = top[t.coord]
         if under is None:
             continue
         where = (t.coord,)
         if options.max_height is not None and board.height(t.coord) >= options.max_height:
-            return _refuse(state, f"A stack holds at most {options.max_height} tiles", squares=where)
+            return IllegalPlay(f"A stack holds at most {options.max_height} tiles", squares=where)
         if under.letter == t.letter:
             if t.blank:
-                return _refuse(state, WILD_SAME_LETTER, squares=where)
+                return IllegalPlay(WILD_SAME_LETTER, squares=where)
             if not options.same_letter:
-                return _refuse(state, SAME_LETTER, squares=where)
+                return IllegalPlay(SAME_LETTER, squares=where)
     whole = covered_word(top, placement)
     if whole is not None:
-        return _refuse(state, f"You cannot completely cover the word {whole} in one turn", words=(whole,))
+        return IllegalPlay(f"You cannot completely cover the word {whole} in one turn", words=(whole,))
+    if not words_formed(top, placement):
+        return IllegalPlay(TOO_SHORT if board.tile_count() == 0 else NO_WORD)
+    return None
+
+
+def _play(state: StackingState, action: Play, lexicon: Container[str]) -> Outcome:
+    me = state.to_move
+    player = state.players[me]
+    options = state.options
+    placement = action.placement
+    board = state.board
+    error = placement_error(board, placement, options)
+    if error is not None:
+        return _refuse(state, error.message, error.words, error.squares)
     placed = {t.coord: t for t in placement.tiles}
     for square in action.rainbow:
         if square not in placed:
@@ -576,13 +606,10 @@ def _play(state: StackingState, action: Play, lexicon: Container[str]) -> Outcom
     if short:
         letters = "/".join(sorted(short))
         return _refuse(state, f"{player.name}'s {letters} is a rainbow tile: say which square it is laid on")
-    formed = words_formed(top, placement)
-    if not formed:
-        return _refuse(state, TOO_SHORT if board.tile_count() == 0 else NO_WORD)
-    bad = unknown_words(formed, lexicon.__contains__)
+    bad = unknown_words(words_formed(board.top, placement), lexicon.__contains__)
     if bad:
         return _refuse(state, not_in_dictionary(bad[0]), tuple(bad))
-    score = score_play(board, state.rainbow, placement, action.rainbow, tileset, options)
+    score = score_play(board, state.rainbow, placement, action.rainbow, state.tileset, options)
     state = replace(
         state,
         board=board.with_tiles((t.coord, t.tile) for t in placement.tiles),

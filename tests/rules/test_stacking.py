@@ -465,3 +465,13 @@ def test_randomness_is_injected():
     b = new_game(["a", "b"], randomness=Scripted(3))
     assert a.pool == b.pool and a.players == b.players
     assert a.pool != new_game(["a", "b"], seed=3).pool
+
+
+def test_a_word_score_is_explained_as_the_text_writes_it():
+    board = stacks({"F5": "AOM", "G5": "E", "H5": "T"})
+    out = play(state_with(["NOAEIRS"], board), "H5 NO", stacked=["H5"])
+    men = next(w for w in out.verdict.score.words if w.word.text == "MEN")
+    assert stacking.explain(men, get_tileset("en")) == "MEN: M3 x3 + E1 + N1 x2 = 12"
+    board = stacks({"E2": "S"})
+    (flash,) = play(state_with(["FLAHEIO"], board, rainbow=["E2"]), "2B FLA.H").verdict.score.words
+    assert stacking.explain(flash, get_tileset("en")) == "FLASH: (F4 + L1 + A1 + S1 + H4 TL) x2 x2 rainbow = 76"
