@@ -416,6 +416,35 @@ def covered_word(top: Board, placement: Placement) -> str | None:
     return None
 
 
+def read_tokens(
+    state: StackingState, placement: Placement | None, tokens: Iterable[Coord]
+) -> tuple[frozenset[Coord], tuple[str, ...]]:
+    """At a real table a rainbow tile carries a token. From the squares where the camera sees
+    tokens after a turn: the squares where ``placement`` lays rainbow tiles, and the questions
+    the tokens raise (a token on a tile that is no rainbow tile, a rainbow tile that lost its
+    token, a covered rainbow tile whose token stayed)."""
+    seen = set(tokens)
+    placed = {t.coord: t for t in placement.tiles} if placement is not None else {}
+    rainbows = Counter(state.players[state.to_move].rainbows)
+    laid: set[Coord] = set()
+    questions = []
+    for coord in sorted(seen):
+        tile = placed.get(coord)
+        if tile is not None:
+            if not tile.blank and rainbows[tile.letter] > 0:
+                rainbows[tile.letter] -= 1
+                laid.add(coord)
+            elif coord in state.rainbow:
+                questions.append(f"the rainbow tile on {format_square(coord)} is covered: take its token off")
+            else:
+                questions.append(f"a token on {format_square(coord)}: that tile is not a rainbow tile")
+        elif coord not in state.rainbow:
+            questions.append(f"a token on {format_square(coord)}, which holds no rainbow tile: take it off")
+    for coord in sorted(state.rainbow - seen - set(placed)):
+        questions.append(f"the rainbow tile on {format_square(coord)} has lost its token: put it back")
+    return frozenset(laid), tuple(questions)
+
+
 # ---------------------------------------------------------------------------------------------
 # Starting
 
@@ -436,8 +465,15 @@ def new_game(
         raise CompanionError("two players have the same name")
     if not 0 <= first < len(names):
         raise CompanionError(f"player {first + 1} does not exist")
+    if options.rack_size < 1 or options.market_size < 0:
+        raise CompanionError("a rack holds at least one tile and the marketplace none or more")
     tileset = get_tileset(options.tileset)
     pool = list(pool_counts(tileset, options.pool_size).elements())
+    if len(pool) <= len(names) * options.rack_size + options.market_size:
+        raise CompanionError(
+            f"a pool of {len(pool)} tiles cannot deal {len(names)} racks of {options.rack_size}, "
+            f"put out {options.market_size} and keep a tile to draw"
+        )
     state = StackingState(
         options,
         tuple(PlayerState(n) for n in names),

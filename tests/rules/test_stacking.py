@@ -475,3 +475,32 @@ def test_a_word_score_is_explained_as_the_text_writes_it():
     board = stacks({"E2": "S"})
     (flash,) = play(state_with(["FLAHEIO"], board, rainbow=["E2"]), "2B FLA.H").verdict.score.words
     assert stacking.explain(flash, get_tileset("en")) == "FLASH: (F4 + L1 + A1 + S1 + H4 TL) x2 x2 rainbow = 76"
+
+
+# --- rainbow tokens at a real table ------------------------------------------------------------
+
+
+def test_tokens_mark_the_rainbow_tiles_laid_and_any_other_token_is_a_question():
+    board = stacks({"F5": "S", "G5": "A", "H5": "T"})
+    s = state_with(["SEEIOUA"], board, rainbow=["H5"], rainbows=["S"])
+    placement = placement_from_notation(s.board.top, "5F", "...S")
+    # The S laid on I5 carries a token, the old rainbow T keeps its own.
+    assert stacking.read_tokens(s, placement, [square("I5"), square("H5")]) == (frozenset({square("I5")}), ())
+    # A token on the plain S of F5; the rainbow T without its token.
+    laid, questions = stacking.read_tokens(s, placement, [square("F5")])
+    assert laid == frozenset() and questions == (
+        "a token on F5, which holds no rainbow tile: take it off",
+        "the rainbow tile on H5 has lost its token: put it back",
+    )
+    # A tile put on the rainbow T with the token left on it, when the tile is not a rainbow one.
+    cover = placement_from_notation(s.board.top, "H5", "EA", {square("H5")})
+    laid, questions = stacking.read_tokens(s, cover, [square("H5")])
+    assert questions == ("the rainbow tile on H5 is covered: take its token off",)
+    assert stacking.read_tokens(s, None, []) == (frozenset(), ("the rainbow tile on H5 has lost its token: put it back",))
+
+
+def test_a_pool_too_small_to_deal_is_refused():
+    with pytest.raises(CompanionError, match="cannot deal 4 racks of 7"):
+        new_game(["a", "b", "c", "d"], StackingOptions(pool_sizes=(30, 100, 150), length=GameLength.SHORT))
+    with pytest.raises(CompanionError, match="same name"):
+        new_game(["a", "a"])
