@@ -126,8 +126,9 @@ def infer_move(
     # Every letter the blanks may stand for, with the number of the move's words each makes
     # words of the lexicon: one assignment making them all words settles it.
     tried = []
+    covered = {sq: tile.letter for sq in blanks if (tile := board[sq]) is not None}
     for choice in product(letters, repeat=len(blanks)):
-        if any(board[sq] is not None and board[sq].letter == ch for sq, ch in zip(blanks, choice)):  # type: ignore[union-attr]
+        if any(covered.get(sq) == ch for sq, ch in zip(blanks, choice)):
             continue  # a wild on a tile changes its letter
         placement = Placement.of(fixed + [PlacedTile(r, c, ch, blank=True) for (r, c), ch in zip(blanks, choice)])
         words = words_formed(board, placement)

@@ -153,7 +153,8 @@ def header_notes(result: Rescore) -> list[str]:
         from companion.rules.stacking_record import options_of, options_text
 
         options, seed = options_of(record, result.tileset.name)
-        notes.append(f"stacking game: {options_text(options)}" + (f", seed {seed}" if seed is not None else ""))
+        seeded = f", seed {seed}" if seed is not None else ""
+        notes.append(f"stacking game: {options_text(options)}{seeded}")
     nicks = [p.nick for p in record.players]
     for nick in sorted({n for n in nicks if nicks.count(n) > 1}):
         notes.append(f"players share the nickname {nick!r}: events are attributed by turn order")

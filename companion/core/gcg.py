@@ -360,7 +360,9 @@ def parse_gcg(text: str, source: str = "GCG") -> GameRecord:
             elif key:
                 if events:
                     last = events[-1]
-                    events[-1] = replace(last, pragmas=last.pragmas + (line,), pragma_lines=last.pragma_lines + (n,))
+                    events[-1] = replace(
+                        last, pragmas=last.pragmas + (line,), pragma_lines=last.pragma_lines + (n,)
+                    )
                 else:
                     pragmas.append(line)
             else:

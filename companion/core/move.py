@@ -100,7 +100,8 @@ def placement_from_notation(
         existing = board[coord]
         if ch == PLAY_THROUGH:
             if coord in stacked:
-                raise CompanionError(f"{position} {word}: '.' at {format_square(coord)}, where a tile is stacked")
+                where = format_square(coord)
+                raise CompanionError(f"{position} {word}: '.' at {where}, where a tile is stacked")
             if existing is None:
                 raise CompanionError(f"{position} {word}: '.' at an empty square")
             continue

@@ -19,7 +19,9 @@ class StackBoard:
 
     __slots__ = ("layout", "_stacks", "_top")
 
-    def __init__(self, layout: Layout = STANDARD, stacks: Mapping[Coord, tuple[Tile, ...]] | None = None) -> None:
+    def __init__(
+        self, layout: Layout = STANDARD, stacks: Mapping[Coord, tuple[Tile, ...]] | None = None
+    ) -> None:
         self.layout = layout
         self._stacks: dict[Coord, tuple[Tile, ...]] = {k: tuple(v) for k, v in (stacks or {}).items() if v}
         self._top = Board(layout, {k: v[-1] for k, v in self._stacks.items()})

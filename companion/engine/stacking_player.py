@@ -39,7 +39,9 @@ def _rainbow_squares(state: StackingState, placement: Placement) -> frozenset:
     return frozenset(out)
 
 
-def _legal(state: StackingState, placement: Placement, lexicon: Container[str]) -> tuple[stacking.Play, int] | None:
+def _legal(
+    state: StackingState, placement: Placement, lexicon: Container[str]
+) -> tuple[stacking.Play, int] | None:
     play = stacking.Play(placement, _rainbow_squares(state, placement))
     out = stacking.apply(state, play, lexicon)
     if out.verdict.kind is VerdictKind.PLAYED:

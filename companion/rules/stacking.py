@@ -177,6 +177,7 @@ def pool_counts(tileset: TileSet, size: int) -> Counter[str]:
     if size < len(kinds):
         raise CompanionError(f"a pool of {size} tiles cannot hold one of each of {len(kinds)} kinds")
     counts = Counter({k: max(1, size * bag[k] // total) for k in kinds})
+
     # What each kind still lacks of its exact share (times ``total``, to stay in integers); a
     # kind raised to one already has more than its share and lacks a negative amount.
     def lack(k: str) -> int:
@@ -393,7 +394,9 @@ def explain(word: StackedWordScore, tileset: TileSet) -> str:
         value = tileset.value(tile.letter, tile.blank)
         part = f"{tile.gcg}{value}" + (f" x{height}" if height > 1 else "")
         if value and points != value * height:
-            part += f" {letter_premium.get(points // (value * height), 'x' + str(points // (value * height)))}"
+            part += (
+                f" {letter_premium.get(points // (value * height), 'x' + str(points // (value * height)))}"
+            )
         parts.append(part)
     text = " + ".join(parts)
     if word.base.multiplier > 1:
@@ -514,8 +517,12 @@ def apply(state: StackingState, action: Action, lexicon: Container[str]) -> Outc
     raise TypeError(action)  # pragma: no cover - the union is closed
 
 
-def _refuse(state: StackingState, message: str, words: tuple[str, ...] = (), squares: tuple[Coord, ...] = ()) -> Outcome:
-    return Outcome(state, (Verdict(VerdictKind.REFUSED, state.to_move, message, words=words, squares=squares),))
+def _refuse(
+    state: StackingState, message: str, words: tuple[str, ...] = (), squares: tuple[Coord, ...] = ()
+) -> Outcome:
+    return Outcome(
+        state, (Verdict(VerdictKind.REFUSED, state.to_move, message, words=words, squares=squares),)
+    )
 
 
 def _random(state: StackingState) -> tuple[StackingState, random.Random]:
@@ -677,13 +684,18 @@ def _buy(state: StackingState, letter: str) -> Outcome:
     cost = state.next_price(me)
     if player.score < cost:
         return _refuse(
-            state, f"{letter} costs {cost} points and {player.name} has {player.score}: you cannot buy below zero"
+            state,
+            f"{letter} costs {cost} points and {player.name} has {player.score}: you cannot buy below zero",
         )
     market = list(state.market)
     market.remove(letter)
     state = replace(state, market=tuple(market))
     state = _set_player(
-        state, me, score=player.score - cost, rack=tuple(sorted(player.rack + (letter,))), purchases=player.purchases + 1
+        state,
+        me,
+        score=player.score - cost,
+        rack=tuple(sorted(player.rack + (letter,))),
+        purchases=player.purchases + 1,
     )
     state, restocked = _restock(state)
     nxt = state.next_price(me)

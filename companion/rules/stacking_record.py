@@ -125,7 +125,7 @@ def parse_options(text: str, tileset: str) -> StackingOptions:
             elif key == "board":
                 values["layout"] = LAYOUTS[value]
             else:
-                known = "length pool rack market premiums prices rainbows same-letter max-height redraw-needs-score board"
+                known = " ".join(w.partition("=")[0] for w in options_text(StackingOptions()).split())
                 raise CompanionError(f"#{OPTIONS}: unknown key {key!r} (known: {known})")
         except (ValueError, KeyError):
             raise CompanionError(f"#{OPTIONS}: {key}={value!r} is not a value it takes") from None
@@ -240,16 +240,30 @@ def write_record(
             if action.rainbow:
                 pragmas += (f"#{RAINBOW} {_squares(action.rainbow)}",)
             events.append(
-                Play(nick=nick, rack=rack_text(player_before.rack), position=position, word=word,
-                     score=v.points, total=total, pragmas=pragmas)
+                Play(
+                    nick=nick,
+                    rack=rack_text(player_before.rack),
+                    position=position,
+                    word=word,
+                    score=v.points,
+                    total=total,
+                    pragmas=pragmas,
+                )
             )
         elif isinstance(action, stacking.Pass):
             events.append(Pass(nick=nick, rack=rack_text(player_before.rack), score=0, total=total))
         elif isinstance(action, stacking.Redraw):
             tiles = rack_text(player_before.rack)
             events.append(
-                Exchange(nick=nick, rack=tiles, tiles=tiles, count=len(tiles), score=0, total=total,
-                         pragmas=(f"#{REDRAW} {-v.points}",))
+                Exchange(
+                    nick=nick,
+                    rack=tiles,
+                    tiles=tiles,
+                    count=len(tiles),
+                    score=0,
+                    total=total,
+                    pragmas=(f"#{REDRAW} {-v.points}",),
+                )
             )
         elif isinstance(action, stacking.Concede):
             after_last(f"#{CONCEDE} {nick}")
@@ -350,8 +364,11 @@ def rescore_stacking(record: GameRecord, tileset: TileSetChoice, source: str = "
         if pragma.key == BUY:
             if len(pragma.args) != 4 or not all(a.lstrip("-").isdigit() for a in pragma.args[2:]):
                 raise fail(pragma.line, f"#{BUY} is NICK LETTER PRICE TOTAL")
-            nick, letter, recorded_price, recorded_total = pragma.args[0], pragma.args[1].upper(), *map(
-                int, pragma.args[2:])
+            nick, letter, recorded_price, recorded_total = (
+                pragma.args[0],
+                pragma.args[1].upper(),
+                *map(int, pragma.args[2:]),
+            )
             seat = seat_of(nick, pragma.line)
             if letter not in ts.alphabet:
                 raise fail(pragma.line, f"#{BUY}: {letter!r} is not a tile of the {ts.name} set")
@@ -366,7 +383,9 @@ def rescore_stacking(record: GameRecord, tileset: TileSetChoice, source: str = "
             game.purchases[seat] += 1
             game.totals[seat] -= cost
             game.recorded[seat] = recorded_total
-            event = Purchase(nick=nick, letter=letter, score=-recorded_price, total=recorded_total, line=pragma.line)
+            event = Purchase(
+                nick=nick, letter=letter, score=-recorded_price, total=recorded_total, line=pragma.line
+            )
             out.append(Rescored(event, seat, -cost, game.totals[seat], agrees, remark, None, game.board.top))
         elif pragma.key == CONCEDE:
             if len(pragma.args) != 1:
@@ -387,11 +406,16 @@ def rescore_stacking(record: GameRecord, tileset: TileSetChoice, source: str = "
             agrees, remark = {
                 EndReason.BOARD_FULL: (empty == 0, f"{empty} squares empty"),
                 EndReason.CONCEDED: (active == 1, f"{active} players left"),
-                EndReason.ALL_PASSED: (game.passes_in_a_row >= active, f"{game.passes_in_a_row} passes in a row"),
+                EndReason.ALL_PASSED: (
+                    game.passes_in_a_row >= active,
+                    f"{game.passes_in_a_row} passes in a row",
+                ),
                 EndReason.POOL_EMPTY: (True, "as recorded: the pool is not in the record"),
             }[reason]
             seat = 0
-            event = GameEnd(nick=record.players[0].nick, reason=reason.value, total=game.recorded[0], line=pragma.line)
+            event = GameEnd(
+                nick=record.players[0].nick, reason=reason.value, total=game.recorded[0], line=pragma.line
+            )
             if not agrees:
                 remark = f"{reason.text}? {remark}"
             out.append(Rescored(event, seat, 0, game.totals[seat], agrees, remark, None, game.board.top))
@@ -402,7 +426,9 @@ def rescore_stacking(record: GameRecord, tileset: TileSetChoice, source: str = "
 
     for pragma in _pragmas(record.pragmas, (), 0):
         if pragma.key in (STACK, RAINBOW, REDRAW):
-            raise CompanionError(f"{source}: #{pragma.key} before the first event: it is about the event before it")
+            raise CompanionError(
+                f"{source}: #{pragma.key} before the first event: it is about the event before it"
+            )
         if pragma.key in (BUY, CONCEDE, END):
             happening(pragma)
     for seat, event in zip(seats, record.events):
@@ -420,11 +446,17 @@ def _rescore_event(event, seat, pragmas, game: _Game, options, ts, fail) -> Resc
     for key, pragma in about.items():
         wanted = Exchange if key == REDRAW else Play
         if not isinstance(event, wanted):
-            raise fail(pragma.line, f"#{key} follows {'a redraw' if key == REDRAW else 'a play'}, not this event")
+            raise fail(
+                pragma.line, f"#{key} follows {'a redraw' if key == REDRAW else 'a play'}, not this event"
+            )
     if isinstance(event, Play):
         try:
             stacked = {_square(s, game.board) for s in about[STACK].args} if STACK in about else set()
-            laid_rainbow = frozenset(_square(s, game.board) for s in about[RAINBOW].args) if RAINBOW in about else frozenset()
+            laid_rainbow = (
+                frozenset(_square(s, game.board) for s in about[RAINBOW].args)
+                if RAINBOW in about
+                else frozenset()
+            )
             placement = placement_from_notation(game.board.top, event.position, event.word, stacked)
         except CompanionError as exc:
             raise fail(event.line, str(exc)) from None
@@ -435,7 +467,9 @@ def _rescore_event(event, seat, pragmas, game: _Game, options, ts, fail) -> Resc
             if s not in coords:
                 raise fail(about[RAINBOW].line, f"#{RAINBOW} {format_square(s)}: the play lays no tile there")
             if any(t.blank for t in placement.tiles if t.coord == s):
-                raise fail(about[RAINBOW].line, f"#{RAINBOW} {format_square(s)}: a wild tile is never rainbow")
+                raise fail(
+                    about[RAINBOW].line, f"#{RAINBOW} {format_square(s)}: a wild tile is never rainbow"
+                )
         illegal = stacking.placement_error(game.board, placement, options)
         if illegal is not None:
             raise fail(event.line, f"{event.position} {event.word}: {illegal.message}")
@@ -446,8 +480,16 @@ def _rescore_event(event, seat, pragmas, game: _Game, options, ts, fail) -> Resc
         game.totals[seat] += scored.total
         game.recorded[seat] = event.total
         special = [stacking.explain(w, ts) for w in scored.words if max(w.heights) > 1 or w.doubling > 1]
-        return Rescored(event, seat, scored.total, game.totals[seat], scored.total == event.score,
-                        "; ".join(special), None, game.board.top)
+        return Rescored(
+            event,
+            seat,
+            scored.total,
+            game.totals[seat],
+            scored.total == event.score,
+            "; ".join(special),
+            None,
+            game.board.top,
+        )
     if isinstance(event, Pass):
         game.passes_in_a_row += 1
         game.recorded[seat] = event.total
@@ -474,10 +516,17 @@ def _rescore_event(event, seat, pragmas, game: _Game, options, ts, fail) -> Resc
     if isinstance(event, TimePenalty):
         game.totals[seat] += event.score
         game.recorded[seat] = event.total
-        return Rescored(event, seat, event.score, game.totals[seat], True, "as recorded: time is not on the board",
-                        None, game.board.top)
+        return Rescored(
+            event,
+            seat,
+            event.score,
+            game.totals[seat],
+            True,
+            "as recorded: time is not on the board",
+            None,
+            game.board.top,
+        )
     raise fail(event.line, f"the stacking game has no {event.kind.replace('-', ' ')} events")
-
 
 
 # --- replaying a dealt game ----------------------------------------------------------------------
@@ -502,7 +551,9 @@ def replay_record(record: GameRecord, lexicon: Container[str]) -> StackingState:
     def act(action: stacking.Action, line: int, seat: int) -> Outcome:
         nonlocal state
         if not isinstance(action, stacking.Concede) and state.to_move != seat:
-            raise fail(line, f"{record.players[seat].nick} acts, but {state.players[state.to_move].name} is to move")
+            raise fail(
+                line, f"{record.players[seat].nick} acts, but {state.players[state.to_move].name} is to move"
+            )
         out = stacking.apply(state, action, lexicon)
         if out.verdict.kind is VerdictKind.REFUSED:
             raise fail(line, f"the rules refuse it: {out.verdict.message}")
@@ -525,12 +576,18 @@ def replay_record(record: GameRecord, lexicon: Container[str]) -> StackingState:
         happening(pragma)
     for seat, event in zip(seats, record.events):
         if event.rack and Counter(event.rack.upper()) != Counter(state.players[seat].rack):
-            raise fail(event.line, f"the rack dealt is {rack_text(state.players[seat].rack)}, not {event.rack}")
+            raise fail(
+                event.line, f"the rack dealt is {rack_text(state.players[seat].rack)}, not {event.rack}"
+            )
         pragmas = _pragmas(event.pragmas, event.pragma_lines, event.line)
         about = {p.key: p for p in pragmas}
         if isinstance(event, Play):
             stacked = {_square(s, state.board) for s in about[STACK].args} if STACK in about else set()
-            rainbow = frozenset(_square(s, state.board) for s in about[RAINBOW].args) if RAINBOW in about else frozenset()
+            rainbow = (
+                frozenset(_square(s, state.board) for s in about[RAINBOW].args)
+                if RAINBOW in about
+                else frozenset()
+            )
             placement = placement_from_notation(state.board.top, event.position, event.word, stacked)
             out = act(stacking.Play(placement, rainbow), event.line, seat)
             if out.verdict.points != event.score:

@@ -111,7 +111,10 @@ def test_the_capped_price_option_is_read_from_the_record():
         (("#buy ann E 5 15", "#buy ann E five 15"), "#buy is NICK LETTER PRICE TOTAL"),
         (("#buy ann E 5 15", "#buy dan E 5 15"), "'dan' is not declared"),
         (("#end all-passed", "#end tired"), "#end is one of"),
-        ((">cy: BDEFGHL -BDEFGHL +0 15\n#redraw 5", ">cy: BDEFGHL -BDEFGHL +0 15\n#stack G8"), "follows a play"),
+        (
+            (">cy: BDEFGHL -BDEFGHL +0 15\n#redraw 5", ">cy: BDEFGHL -BDEFGHL +0 15\n#stack G8"),
+            "follows a play",
+        ),
     ],
 )
 def test_a_record_that_cannot_be_replayed_is_one_clear_error(change, fragment):
@@ -187,4 +190,6 @@ def stacking_game(english):
     from companion.engine.stacking_player import self_play
 
     generator = generator_for("en", english)
-    return self_play(["ann", "bob", "cy"], StackingOptions(length=GameLength.SHORT), english, generator, seed=2)
+    return self_play(
+        ["ann", "bob", "cy"], StackingOptions(length=GameLength.SHORT), english, generator, seed=2
+    )
