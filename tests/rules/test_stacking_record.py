@@ -64,6 +64,64 @@ HAND = """\
 """
 
 
+# Two players under the other options: a premium for every tile placed on it, prices capped at
+# 40, a word doubled once however many rainbow tiles it holds.
+# 1 ann  OX, both rainbow: (1 + 8) x 2 (star) = 18, doubled once = 36.
+# 2 bob  N on the X of H8 (height 2; the star doubles again), O on H9: NO (2 + 1) x 2 = 6;
+#        ON (1 + 2) x 2 x 2 for the rainbow O = 12. 18.
+# 3 ann  H on H8 (a stack of three), M on I8: OHM (1 + 4x3 + 3) x 2 x 2 = 64; HO (12 + 1) x 2 = 26.
+#        90 -> 126.   bob buys twice: 5, 10 (18 -> 3).
+# 4 bob  O on H8, a stack of four, F on H10: OOF (4 + 1 + 4) x 2 = 18; OOM (1 + 4 + 3) x 2 x 2 = 32.
+#        50 -> 53.
+# 5 ann  T on the rainbow O of G8, E on J8: TOME 2 + 4 + 3 + 1 = 10, no double (the rainbow is
+#        covered, and H8's star counts only under a new tile). 136.
+# 6 bob  passes.  ann buys six: 5, 10, 15, 25, 40, 40 (capped) = 135 -> 1.  7 ann passes: the end.
+HAND_OPTIONS = """\
+#player1 ann Ann
+#player2 bob Bob
+#game-type stacking
+#tile-set en
+#stacking-options premiums=every-tile prices=capped rainbows=once
+>ann: OXAEIRT 8G OX +36 36
+#rainbow G8 H8
+>bob: NOEIRST H8 NO +18 18
+#stack H8
+>ann: HMAEIRT 8G .HM +90 126
+#stack H8
+#buy bob E 5 13
+#buy bob S 10 3
+>bob: OFEEIRSST H8 O.F +50 53
+#stack H8
+>ann: TEAIRRS 8G T..E +10 136
+#stack G8
+>bob: EEIRSST - +0 53
+#buy ann A 5 131
+#buy ann B 10 121
+#buy ann C 15 106
+#buy ann D 25 81
+#buy ann E 40 41
+#buy ann F 40 1
+>ann: AAIRRSABCDEF - +0 1
+#end all-passed
+"""
+
+
+def test_a_record_under_the_other_options_rescores_to_the_hand_computed_scores():
+    result = rescore_stacking(parse_gcg(HAND_OPTIONS), EN)
+    assert result.agrees, [(r.event.line, r.remark) for r in result.disagreements]
+    plays = [r.score for r in result.events if r.event.kind == "play"]
+    assert plays == [36, 18, 90, 50, 10]
+    assert [-r.score for r in result.events if r.event.kind == "purchase"] == [5, 10, 5, 10, 15, 25, 40, 40]
+    assert result.totals() == (1, 53)
+    # Under the default options the same plays score otherwise: OX 18 x 2 x 2 = 72; the star is
+    # used, so NO 3 and ON 3 x 2 = 9; OHM 16 x 2 + HO 13 = 45; OOF 9 + OOM 8 x 2 = 25; TOME 10.
+    # And ann's sixth purchase would cost 65: the record disagrees.
+    text = HAND_OPTIONS.replace("premiums=every-tile prices=capped rainbows=once", "")
+    default = rescore_stacking(parse_gcg(text), EN)
+    assert [r.score for r in default.events if r.event.kind == "play"] == [72, 9, 45, 25, 10]
+    assert [-r.score for r in default.events if r.event.kind == "purchase"][-1] == 65
+
+
 def test_a_record_written_by_hand_rescores_to_the_hand_computed_scores():
     result = rescore_stacking(parse_gcg(HAND), EN)
     assert result.agrees, [(r.event.line, r.remark) for r in result.disagreements]
