@@ -393,10 +393,9 @@ def explain(word: StackedWordScore, tileset: TileSet) -> str:
     for tile, height, points in zip(word.word.tiles, word.heights, word.base.points):
         value = tileset.value(tile.letter, tile.blank)
         part = f"{tile.gcg}{value}" + (f" x{height}" if height > 1 else "")
-        if value and points != value * height:
-            part += (
-                f" {letter_premium.get(points // (value * height), 'x' + str(points // (value * height)))}"
-            )
+        factor = points // (value * height) if value else 1  # the letter premium it got
+        if factor > 1:
+            part += f" {letter_premium.get(factor, f'x{factor}')}"
         parts.append(part)
     text = " + ".join(parts)
     if word.base.multiplier > 1:
