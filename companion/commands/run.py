@@ -3,7 +3,7 @@
 It reads the configuration, opens the camera ([camera]), builds the buttons, LEDs and buzzer
 ([pins]), resumes the game in progress from the game log in the data folder (or starts one with
 the [game] and [clock] settings), serves the live page ([web]) and runs the table loop: a
-player's button switches the clock and the table reads the board (:mod:`companion.table`);
+player's button switches the clock and the table reads the board (:mod:`companion.table.table`);
 the pause button pauses or resumes the game. The session's clocks are the truth: the LEDs show
 the player on move from them (blinking in overtime). It tells systemd it is ready (Type=notify)
 once the page is served and the loop runs, and pings the watchdog from the table's loop, so a
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock.engine import MINUTE_MS, Overtime
-from companion.config import CameraConfig, Config, default_path, load_config
-from companion.errors import CompanionError
-from companion.notify import notify, watchdog_interval_s
+from companion.table.config import CameraConfig, Config, default_path, load_config
+from companion.core.errors import CompanionError
+from companion.pi.notify import notify, watchdog_interval_s
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,12 +77,8 @@ def session_control(cfg: Config) -> str | dict[str, Any]:
 def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
     """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
     synthetic camera's board (one per board at a House table)."""
-    from companion.vision.sources import (
-        FolderSource,
-        OpenCVDeviceSource,
-        Picamera2Source,
-        SyntheticSource,
-    )
+    from companion.sim.camera import SyntheticSource
+    from companion.vision.sources import FolderSource, OpenCVDeviceSource, Picamera2Source
 
     if cam.source == "picamera2":
         return Picamera2Source(int(cam.device))
@@ -96,10 +92,10 @@ def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
 def _table(args: argparse.Namespace, cfg: Config) -> int:
     from companion.clock.gpio import Panel
     from companion.commands.serve import serving
-    from companion.house_table import BoardHub
+    from companion.table.house import BoardHub
     from companion.lexicon.store import data_dir
-    from companion.store import open_store
-    from companion.table import Table, reader_analyser, resume_or_start, serve_panel
+    from companion.table.store import open_store
+    from companion.table.table import Table, reader_analyser, resume_or_start, serve_panel
 
     house = cfg.boards == 2
     control = session_control(cfg) if cfg.players > 1 and not house else "untimed"
@@ -176,7 +172,7 @@ def _house_start(cfg: Config, store: Any) -> Callable[[int], Any]:
     """A new Scrabble House match: the four players in order, 1 and 2 at board 1 (the bottom
     edge, the top), 3 and 4 at board 2, partners 1 and 3, 2 and 4; each board's set by its
     colour; sudden-death clocks of the first stage's minutes (the rules' flag fall)."""
-    from companion.house_table import HouseSession
+    from companion.table.house import HouseSession
     from companion.rules.house import HouseOptions
 
     c = cfg.control
@@ -196,7 +192,7 @@ def _dungeon_start(cfg: Config, store: Any) -> Callable[[int], Any] | None:
     seed), shown on the page, checked by the camera when the player presses."""
     if cfg.players != 1:
         return None
-    from companion.dungeon_table import DungeonSession
+    from companion.table.dungeon import DungeonSession
     from companion.rules.dungeon import roll_setup
 
     def start(now_ms: int) -> Any:

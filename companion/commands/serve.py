@@ -15,7 +15,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 DEFAULT_PORT = 8080
 
@@ -42,7 +42,8 @@ def add_server_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.web.session import ActionError, ClassicSession
+    from companion.table.classic import ClassicSession
+    from companion.table.session import ActionError
 
     try:
         session = ClassicSession(args.names, control=args.control, challenge=args.challenge, tileset=args.tileset)

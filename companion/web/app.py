@@ -39,7 +39,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.web.auth import Auth
 from companion.web.hub import Hub, HubStopped, sse_event
-from companion.web.session import ActionError
+from companion.table.session import ActionError
 
 log = logging.getLogger("companion.web")
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from companion.clock.now import monotonic_ms
-from companion.web.session import GameSession
+from companion.table.session import GameSession
 
 T = TypeVar("T")
 log = logging.getLogger("companion.web")

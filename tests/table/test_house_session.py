@@ -4,9 +4,9 @@ restored with its preview."""
 
 from __future__ import annotations
 
-from companion.house_table import UNREADABLE, BoardHub, HouseSession
+from companion.table.house import UNREADABLE, BoardHub, HouseSession
 from companion.rules.house import HouseOptions
-from companion.store import open_store
+from companion.table.store import open_store
 from companion.vision.reading import BoardReading, CellReading
 from companion.web.hub import Hub
 

@@ -10,17 +10,17 @@ import shutil
 from importlib import resources
 from pathlib import Path
 
-import pytest
 
 from companion.core.gcg import decode_gcg, parse_gcg
-from companion.dungeon_table import DungeonSession
+from companion.table.dungeon import DungeonSession
 from companion.lexicon import load_lexicon
 from companion.rules.rescore import choose_tileset
-from companion.store import open_store
-from companion.table import Press, SimClock, Table, TruthFrame, resume_or_start, truth_analyser
-from companion.tabledemo import Demo
+from companion.table.store import open_store
+from companion.sim.truth import SimClock, TruthFrame, truth_analyser
+from companion.table.table import Table, resume_or_start
+from companion.sim.tabledemo import Demo
 from companion.web.hub import Hub
-from companion.web.replay import names_of
+from companion.sim.record import names_of
 from tests.rules import dungeon_scripts as scripts
 from tests.rules.dungeon_scripts import WORDS, generator
 

@@ -10,7 +10,8 @@ import pytest
 from companion.core.gcg import parse_gcg
 from companion.rules.rescore import choose_tileset, rescore
 from companion.vision.reading import BoardReading, CellReading
-from companion.web.session import ActionError, Acted, Corrected, Undone
+from companion.table.entries import Acted, Corrected, Undone
+from companion.table.session import ActionError
 from tests.web.conftest import make_session
 
 

@@ -14,7 +14,7 @@ beside it): a second ``companion run`` is told so instead of interleaving games.
 
 Kinds of events (the payload's shape is the kind's):
 
-- ``entry``: one :class:`companion.web.session.LogEntry` (game started, an action, a correction,
+- ``entry``: one :class:`companion.table.entries.LogEntry` (game started, an action, a correction,
   an undo), serialised by :func:`entry_to_json` and read back exactly by :func:`entry_from_json`;
   a game's first entry carries the settings it was started with (``settings``);
 - ``clock``: what the clocks did that no entry implies: a player's press (the clock switches at
@@ -22,7 +22,7 @@ Kinds of events (the payload's shape is the kind's):
   brought back to the player on move after a question;
 - ``question``: a turn the table could not settle, with what it asks;
 - ``dungeon``: every event of a solo dungeon game (``op``: start, press, setup, rack, move,
-  refill, burn, question), folded by :class:`companion.dungeon_table.DungeonSession`;
+  refill, burn, question), folded by :class:`companion.table.dungeon.DungeonSession`;
 - any kind may carry ``ref``, the caller's own mark (the demo's step), kept with the event.
 
 The state is their fold: :class:`companion.table.TableSession` replays a game's events in order.
@@ -40,10 +40,10 @@ from typing import Any, Iterator
 from companion.clock.now import wall_ms
 from companion.core.board import Tile
 from companion.core.move import PlacedTile, Placement
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions
-from companion.web.session import Acted, Corrected, LogEntry, Started, Undone
+from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
 
 APP = "companion game log"
 FORMAT = 1

@@ -4,9 +4,9 @@ The one place that wires the pieces (DESIGN.md). A player's press switches the c
 moment of the press and starts a capture burst: frames are read until the stabiliser gives a
 board that several hand-free frames agree on (or a bound is reached: then the players are asked
 whether a hand is over the board). The board is compared with the board the game has accepted
-(:func:`companion.inference.infer_move`: an accepted square keeps its tile unless a sure reading
+(:func:`companion.table.inference.infer_move`: an accepted square keeps its tile unless a sure reading
 says otherwise, and then it is a question), the tile set's counts bound what can lie on it, the
-classic rules judge the move, the event is appended to the game log (:mod:`companion.store`)
+classic rules judge the move, the event is appended to the game log (:mod:`companion.table.store`)
 and only then is the new state published. A turn the table cannot settle is a question on the
 page, never a silent guess: the clock goes back to the player, who sets the board right and
 presses again.
@@ -30,7 +30,6 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,24 +38,16 @@ import numpy as np
 
 from companion.clock.engine import format_ms
 from companion.clock.now import monotonic_ms
-from companion.core.board import Board
-from companion.core.tiles import BLANK, get_tileset
-from companion.errors import CompanionError
-from companion.inference import infer_move
-from companion.rules import classic
-from companion.rules.classic import VerdictKind
-from companion.store import (
+from companion.core.errors import CompanionError
+from companion.table.classic import TableSession
+from companion.table.session import ActionError
+from companion.table.store import (
     GameStore,
     StoredEvent,
-    entry_from_json,
-    entry_to_json,
     wall_ms,
 )
-from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
+from companion.vision.reading import BoardReading
 from companion.vision.stabiliser import AGREE, Stabiliser
-from companion.web.session import ActionError, ClassicSession
-
-UNREADABLE = "the board could not be read: is a hand over it? Clear the board's view and press again"
 
 
 class TableClock:
@@ -80,280 +71,6 @@ class TableClock:
         return cls(last.at_ms + max(0, wall_now - last.wall_ms), mono)
 
 
-class SimClock:
-    """Scripted time (the headless demo and its tests): it moves only when told."""
-
-    def __init__(self, ms: int = 0) -> None:
-        self.ms = ms
-
-    def __call__(self) -> int:
-        return self.ms
-
-    def set(self, ms: int) -> None:
-        self.ms = max(self.ms, ms)
-
-
-# --- the session with its log on disk -----------------------------------------------------------
-
-
-class LoggedGame:
-    """What every game at the table shares with the game log: each change appended before it is
-    published (with the caller's ``ref``, the demo's step, so that a restart knows how far it
-    got), and the log folded back by the game's own ``_replay_event``."""
-
-    store: GameStore | None
-    game_id: str
-    ref: int | None
-    last_ref: int
-    _replaying: bool
-    # What the table is built for: how many boards (one camera and one loop each), at which of
-    # them a player sits, their grid, the tiles on them, and how many players press buttons.
-    boards = 1
-    grid = 15
-
-    def board_of(self, player: int) -> int:
-        return 0
-
-    @property
-    def tileset_name(self) -> str:
-        raise NotImplementedError
-
-    @property
-    def seats(self) -> int:
-        raise NotImplementedError
-
-    def _store_event(self, kind: str, payload: dict[str, Any], at_ms: int) -> None:
-        if self._replaying or self.store is None:
-            return
-        if self.ref is not None:
-            payload = {**payload, "ref": self.ref}
-            self.last_ref = max(self.last_ref, self.ref)
-        try:
-            self.store.append(self.game_id, kind, payload, at_ms)
-        except CompanionError as exc:
-            raise ActionError(f"not saved: {exc}", 503) from None
-
-    def _replay_event(self, e: StoredEvent) -> None:
-        raise NotImplementedError
-
-    def _replay_events(self, events: Sequence[StoredEvent]) -> None:
-        """The events after the game's start, replayed; then the game is live again."""
-        for e in events:
-            self._replay_event(e)
-            if "ref" in e.payload:
-                self.last_ref = max(self.last_ref, int(e.payload["ref"]))
-        self._replaying = False
-
-
-class TableSession(LoggedGame, ClassicSession):
-    """:class:`ClassicSession` whose every log entry and clock action is appended to the game
-    log before the state is published, restorable by :meth:`restore` to the same state and
-    clocks. Adds what the table does: a press (:meth:`press`) and the verdict on what the camera
-    then saw (:meth:`judge`)."""
-
-    @property
-    def grid(self) -> int:  # type: ignore[override]
-        return self.state.board.layout.rows
-
-    @property
-    def tileset_name(self) -> str:
-        return self.state.tileset.name
-
-    @property
-    def seats(self) -> int:
-        return len(self.state.players)
-
-    def __init__(self, store: GameStore, names: Sequence[str] = ("Player 1", "Player 2"), *,
-                 control: Any = "tournament", challenge: str = "single", tileset: str = "en",
-                 seed: int | None = None, now_ms: int = 0,
-                 lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False) -> None:
-        self.store = store
-        self._replaying = _replaying
-        self._latest = now_ms
-        self.ref: int | None = None  # the caller's mark for the events stored next
-        self.last_ref = -1
-        self.pending_press: dict[str, int] | None = None  # a press not judged yet
-        self.questions: list[str] = []  # what the table asks now
-        self.last_event_wall: int | None = None
-        super().__init__(names, control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
-                         lexicon_for=lexicon_for)
-
-    # -- the log --
-
-    def _at(self, now_ms: int) -> int:
-        """Time never runs backwards for the clocks: a press stamped before the last tick
-        counts at the tick."""
-        self._latest = max(self._latest, int(now_ms))
-        return self._latest
-
-    def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
-        super()._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by=by)
-        self._latest = max(self._latest, now_ms)
-        self.pending_press, self.questions = None, []
-        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
-
-    def _append(self, now_ms: int, by: str, event: Any) -> Any:
-        now_ms = self._at(now_ms)
-        n = len(self._log)
-        verdicts = super()._append(now_ms, by, event)
-        for entry in self._log[n:]:
-            self._store_event("entry", {"entry": entry_to_json(entry)}, now_ms)
-        return verdicts
-
-    def tick(self, now_ms: int) -> None:
-        super().tick(self._at(now_ms))
-
-    # -- clock actions, each logged --
-
-    def _clock(self, op: str, at: int, player: int | None = None) -> None:
-        at = self._at(at)
-        if op == "start" or op == "resume":
-            super().resume(at)
-        elif op == "pause":
-            super().pause(at)
-        elif op == "press":
-            assert self.clocks is not None and player is not None
-            self.clocks.press(player, at)
-            self.pending_press = {"player": player, "at": at}
-        elif op == "sync":
-            self._sync_clock(at)
-            self.pending_press = None
-        else:
-            raise ValueError(f"unknown clock action {op!r}")
-        self._store_event("clock", {"op": op, "player": player}, at)
-
-    def pause(self, now_ms: int) -> None:
-        self._clock("pause", now_ms)
-
-    def resume(self, now_ms: int) -> None:
-        self._clock("resume", now_ms)
-
-    # -- the table's turn --
-
-    def press(self, player: int, at_ms: int) -> str:
-        """A player's clock button: ``start`` (the clock started), ``judge`` (the clock switched:
-        now look at the board) or ``ignored: why``."""
-        state, clocks = self.state, self.clocks
-        if not 0 <= player < len(state.players):
-            return "ignored: no such player"
-        if state.over:
-            return "ignored: the game is over"
-        if self.pending_press is not None:
-            return "ignored: the last press is still being judged"
-        if clocks is None:
-            if player != state.to_move:
-                return "ignored: not on move"
-            self.pending_press = {"player": player, "at": self._at(at_ms)}
-            self._store_event("clock", {"op": "press", "player": player}, self._latest)
-            return "judge"
-        if clocks.over:
-            return "ignored: the clock has stopped"
-        if not any(c.on_move is not None for c in clocks.clocks):
-            self._clock("start", at_ms)
-            return "start"
-        if clocks.paused:
-            return "ignored: the clock is paused"
-        if player not in clocks.on_move():
-            return "ignored: not on move"
-        self._clock("press", at_ms, player)
-        self.revision += 1
-        return "judge"
-
-    def judge(self, now_ms: int, reading: BoardReading | None, lexicon: Container[str] | None = None) -> dict[str, Any]:
-        """The verdict on the pending press, from the stable board the camera gave (None: it
-        gave none)."""
-        press = self.pending_press
-        if press is None:
-            return {"kind": "nothing to judge"}
-        at = self._at(now_ms)
-        player = press["player"]
-        if reading is None:
-            return self._question(at, player, [UNREADABLE])
-        state = self.state
-        tileset = get_tileset(state.options.tileset)
-        lexicon = self._lexicon(state.options.tileset) if lexicon is None else lexicon
-        self.observe(reading)
-        inferred = infer_move(state.board, reading.cells, tileset, lexicon)
-        if inferred.placement is None and inferred.questions:
-            return self._question(at, player, list(inferred.questions))
-        if inferred.placement is not None:
-            too_many = over_counts(state.board, inferred.placement, tileset)
-            if too_many:
-                return self._question(at, player, too_many)
-            action: classic.Action = classic.Play(inferred.placement)
-        else:
-            action = classic.Pass()
-        verdicts = self._append(at, "table", _acted(action))
-        if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
-            return self._question(at, player, [verdicts[0].message], said=True)
-        self.pending_press = None
-        self.questions = []
-        if inferred.questions:  # the move stands; which letter a blank stands for is asked
-            self._ask(at, player, list(inferred.questions))
-        kinds = [v.kind.value for v in verdicts]
-        return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": kinds,
-                "questions": list(inferred.questions)}
-
-    def _question(self, at: int, player: int, questions: list[str], said: bool = False) -> dict[str, Any]:
-        self._ask(at, player, questions, said=said)
-        # The turn is not over: the clock goes back to the player, who sets it right and presses again.
-        if self.clocks is not None:
-            self._clock("sync", at)
-        self.pending_press = None
-        return {"kind": "question", "questions": questions}
-
-    def _ask(self, at: int, player: int, questions: list[str], said: bool = False) -> None:
-        self.questions = list(questions)
-        if not said:
-            for q in questions:
-                self._say("question", player, q)
-        self._store_event("question", {"player": player, "questions": questions, "said": said}, at)
-
-    # -- restoring --
-
-    @classmethod
-    def restore(cls, store: GameStore, game: str | None = None, *,
-                lexicon_for: Callable[[str], Container[str]] | None = None) -> TableSession | None:
-        """The current game (or ``game``) folded from the log; None when the log has none."""
-        game = store.current_game() if game is None else game
-        if game is None:
-            return None
-        events = store.events(game)
-        first = events[0]
-        if first.kind != "entry":
-            return None  # another game's (the dungeon's): a classic table starts a game of its own
-        start = entry_from_json(first.payload["entry"])
-        ev = start.event
-        s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
-                challenge=ev.options.challenge.value, tileset=ev.options.tileset,  # type: ignore[union-attr]
-                seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True)  # type: ignore[union-attr]
-        if s.game_id != game:
-            raise CompanionError(f"{store.path}: game {game} does not replay to itself")
-        s._replay_events(events[1:])
-        s.last_event_wall = events[-1].wall_ms
-        return s
-
-    def _replay_event(self, e: StoredEvent) -> None:
-        if e.kind == "entry":
-            entry = entry_from_json(e.payload["entry"])
-            self._append(entry.at_ms, entry.by, entry.event)
-            if self._log[-1] != entry:
-                raise CompanionError(
-                    f"{self.store.path}: event {e.seq} no longer replays (has the word list changed?); the log is kept")
-            if entry.by == "table":
-                self.pending_press, self.questions = None, []
-        elif e.kind == "clock":
-            op, player = e.payload["op"], e.payload.get("player")
-            if op == "press" and self.clocks is None:
-                self.pending_press = {"player": player, "at": self._at(e.at_ms)}
-            else:
-                self._clock(op, e.at_ms, player)
-        elif e.kind == "question":
-            self._ask(e.at_ms, e.payload["player"], e.payload["questions"], said=e.payload.get("said", False))
-            if self.clocks is None:
-                self.pending_press = None
-
-
 def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "tournament",
                     challenge: str = "single", tileset: str = "en", seed: int | None = None,
                     lexicon_for: Callable[[str], Container[str]] | None = None,
@@ -370,12 +87,12 @@ def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "t
     session: Any = TableSession.restore(store, lexicon_for=lexicon_for)
     current = store.current_game()
     if session is None and current is not None and current.startswith("house-"):
-        from companion.house_table import HouseSession
+        from companion.table.house import HouseSession
 
         session = HouseSession.restore(store, lexicon_for=lexicon_for)
     elif session is None and current is not None:
         # The game in progress is the solo dungeon (started from the page): it goes on.
-        from companion.dungeon_table import DungeonSession
+        from companion.table.dungeon import DungeonSession
 
         session = DungeonSession.restore(store, lexicon_for=lexicon_for)
     now = (clock or TableClock.resumed)(store.last())
@@ -391,28 +108,6 @@ def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "t
     return session, now
 
 
-def _acted(action: classic.Action) -> Any:
-    from companion.web.session import Acted
-
-    return Acted(action)
-
-
-def over_counts(board: Board, placement: Any, tileset: Any) -> list[str]:
-    """Questions when the board with ``placement`` holds more of a tile than the set has."""
-    held: Counter[str] = Counter()
-    for _, tile in board.items():
-        held[BLANK if tile.blank else tile.letter] += 1
-    for t in placement.tiles:
-        held[BLANK if t.blank else t.letter] += 1
-    out = []
-    for letter, n in sorted(held.items()):
-        have = tileset.counts.get(letter, 0)
-        if n > have:
-            name = "blanks" if letter == BLANK else f"{letter} tiles"
-            out.append(f"{n} {name} on the board, but the set has {have}: which is misread?")
-    return out
-
-
 # --- frames ------------------------------------------------------------------------------------
 
 
@@ -424,25 +119,11 @@ class Seen:
     motion: bool = False
 
 
-@dataclass(frozen=True)
-class TruthFrame:
-    """A frame whose reading is known without the reader: the synthetic scene's truth (the
-    headless demo, the restart test). Never used where the camera is what is tested."""
-
-    reading: BoardReading
-    hand: bool = False
-    timestamp: float | None = None
-
-
-def truth_analyser(frame: TruthFrame) -> tuple[BoardReading, Seen]:
-    return frame.reading, Seen(frame.hand)
-
-
 def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callable[[Any], tuple[BoardReading, Seen]]:
     """The board reader on camera frames, and a hand tracker over the stream (a hand over the
     board, or anything moving on it or entering across its edge since the frame before) that
     tells the stabiliser which frames to leave out."""
-    from companion.heap import keep_freed_memory
+    from companion.pi.heap import keep_freed_memory
     from companion.vision.grid import GridLocation
     from companion.vision.hands import HandTracker
     from companion.vision.reader import read_board
@@ -464,20 +145,6 @@ def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callab
         return reading, Seen(bool(reading.extra.get("hand")), bool(reading.extra.get("motion")))
 
     return analyse
-
-
-def reading_of_board(board: Board) -> BoardReading:
-    """A board as a sure reading: blanks face up (``?``), every tile upright."""
-    n, m = board.layout.rows, board.layout.cols
-    cells = []
-    for r in range(n):
-        for c in range(m):
-            tile = board[(r, c)]
-            if tile is None:
-                cells.append(CellReading(r, c))
-            else:
-                cells.append(CellReading(r, c, "tile", letter=BLANK_FACE if tile.blank else tile.letter, rotation=0))
-    return BoardReading(n, m, ((0.0, 0.0),) * 4, tuple(cells))
 
 
 # --- the loop ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The page's one document for Scrabble House: both boards, four players, the explosion preview.
 
-Pure, as :mod:`companion.web.snapshot` (whose pieces it uses): the session in, JSON out. The
+Pure, as :mod:`companion.table.snapshot` (whose pieces it uses): the session in, JSON out. The
 document keeps the classic document's keys where the page draws them the same way (``players``
 with their clocks, ``verdicts``, ``history``, ``board`` as the first board) and adds
 ``boards``: each board with its squares, its players and, while an explosion waits for the
@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 from companion.core.move import format_square
 from companion.core.tiles import get_tileset
 from companion.rules import house
-from companion.web.snapshot import SCHEMA, VERDICTS_SHOWN, layout_json, squares_json
+from companion.table.snapshot import SCHEMA, VERDICTS_SHOWN, layout_json, squares_json
 
 if TYPE_CHECKING:  # pragma: no cover
-    from companion.house_table import HouseSession
+    from companion.table.house import HouseSession
 
 
 def preview_json(x: house.Explosion, names: tuple[str, ...], index: int) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def preview_json(x: house.Explosion, names: tuple[str, ...], index: int) -> dict
 
 
 def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
-    from companion.web.session import GAMES, PRESETS
+    from companion.table.session import GAMES, PRESETS
 
     state = session.state
     values = dict(get_tileset(state.options.tileset).values)

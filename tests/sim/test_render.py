@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from companion.core.board import Premium, layout_for_grid
-from companion.errors import CompanionError
-from companion.vision.render import RenderedScene, hand_sequence, render
-from companion.vision.scene import (
+from companion.core.errors import CompanionError
+from companion.sim.render import RenderedScene, hand_sequence, render
+from companion.sim.scene import (
     PRESETS,
     STYLES,
     TILE_LOOKS,

@@ -30,18 +30,10 @@ from companion.core.board import Board, layout_for_grid
 from companion.core.gcg import Exchange, GameRecord, Pass, Play, Withdrawn
 from companion.rules import classic
 from companion.rules.rescore import choose_tileset, rescore
-from companion.store import open_store
-from companion.table import (
-    Press,
-    SimClock,
-    Table,
-    TableSession,
-    TruthFrame,
-    reader_analyser,
-    reading_of_board,
-    resume_or_start,
-    truth_analyser,
-)
+from companion.table.store import open_store
+from companion.sim.truth import SimClock, TruthFrame, reading_of_board, truth_analyser
+from companion.table.classic import TableSession
+from companion.table.table import Press, Table, reader_analyser, resume_or_start
 
 HAND_FRAMES = 6  # a hand passing in truth mode: frames with it over the board
 
@@ -104,9 +96,9 @@ class World:
         self.seconds = 0.0
         self.camera = None
         if not truth:
-            from companion.commands.demo import _Camera
+            from companion.sim.camera import ReadBackCamera
 
-            self.camera = _Camera(tileset, grid)
+            self.camera = ReadBackCamera(tileset, grid)
 
     def analyser(self) -> Callable[[Any], Any]:
         if self.truth:
@@ -120,8 +112,8 @@ class World:
             return
         import numpy as np
 
-        from companion.vision.render import hand_sequence
-        from companion.vision.scene import content_from_board, random_hand
+        from companion.sim.render import hand_sequence
+        from companion.sim.scene import content_from_board, random_hand
 
         assert self.camera is not None
         spec = replace(self.camera.spec, content=content_from_board(self.board))
@@ -135,8 +127,8 @@ class World:
             return self._hand.pop(0)
         if self.truth:
             return TruthFrame(reading_of_board(self.board))
-        from companion.vision.render import render
-        from companion.vision.scene import content_from_board
+        from companion.sim.render import render
+        from companion.sim.scene import content_from_board
 
         assert self.camera is not None
         self._frame += 1

@@ -5,7 +5,7 @@ The rules are :mod:`companion.rules.house` (pure). This module is what the table
 :class:`companion.table.TableSession` is for the classic game:
 
 - :class:`HouseSession`: the match, its two clocks (sudden death, :func:`house_clocks`), the
-  feed the page shows, and the game log (:mod:`companion.store`): every clock action and every
+  feed the page shows, and the game log (:mod:`companion.table.store`): every clock action and every
   board reading judged is appended before the state is published, and :meth:`HouseSession.restore`
   folds the log back to the same match. The readings, not the verdicts, are logged: replaying
   them through the same rules gives the same verdicts (as the classic log replays its actions).
@@ -30,16 +30,15 @@ from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from companion.core.board import Coord
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import house
 from companion.rules.house import HouseOptions, HouseState, VerdictKind
-from companion.store import GameStore, StoredEvent
-from companion.table import LoggedGame
+from companion.table.store import GameStore, StoredEvent
+from companion.table.session import UNREADABLE, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
-from companion.web.session import FEED_KEPT, ActionError
+from companion.table.session import FEED_KEPT, ActionError
 
 KIND = "house"  # the game log's event kind for everything of this game
-UNREADABLE = "the board could not be read: is a hand over it? Clear the board's view and press again"
 # Verdicts after which the board's turn is not over: the clock goes back to the mover.
 NOT_DONE = {VerdictKind.EXPLOSION, VerdictKind.WAITING, VerdictKind.REFUSED, VerdictKind.QUESTION}
 
@@ -90,7 +89,7 @@ class HouseSession(LoggedGame):
     # -- the hub's protocol --
 
     def document(self, now_ms: int) -> dict[str, Any]:
-        from companion.web.house_snapshot import house_document
+        from companion.table.house_snapshot import house_document
 
         return house_document(self, now_ms)
 

@@ -12,7 +12,8 @@ from typing import Any, Callable, Iterator
 
 from companion.core.gcg import Exchange, GameRecord, Pass, Play, Withdrawn, board_position
 from companion.rules import classic
-from companion.web.session import ActionError, ClassicSession
+from companion.table.classic import ClassicSession
+from companion.table.session import ActionError
 
 Step = Callable[[ClassicSession, int], Any]
 

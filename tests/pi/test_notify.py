@@ -8,7 +8,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from companion.notify import notify, watchdog_interval_s
+from companion.pi.notify import notify, watchdog_interval_s
 
 
 def test_ready_and_watchdog_reach_a_path_socket():

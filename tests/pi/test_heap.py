@@ -1,4 +1,4 @@
-"""The C heap keeps a reading's freed buffers for the next one (companion.heap)."""
+"""The C heap keeps a reading's freed buffers for the next one (companion.pi.heap)."""
 
 import os
 import subprocess
@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Reads a photo three times in a fresh process; prints the page faults the last reading took.
 _READ = """
@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 cv2.setNumThreads(1)
 if sys.argv[1] == "keep":
-    from companion.heap import keep_freed_memory
+    from companion.pi.heap import keep_freed_memory
     assert keep_freed_memory() and keep_freed_memory()
 else:
     # read_board keeps freed memory itself: glibc's own behaviour is measured with that off,
@@ -29,8 +29,8 @@ else:
     import ctypes, ctypes.util
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
     assert libc.mallopt(-3, 128 * 1024) and libc.mallopt(-1, 128 * 1024)  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
-    import companion.heap
-    companion.heap.keep_freed_memory = lambda: False
+    import companion.pi.heap
+    companion.pi.heap.keep_freed_memory = lambda: False
 from companion.vision.reader import read_file
 for _ in range(2):
     read_file(Path(sys.argv[2]))
@@ -46,9 +46,9 @@ def _faults(mode: str, photo: Path) -> int:
     return int(out.stdout)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator is what companion.heap sets")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator is what companion.pi.heap sets")
 def test_a_reading_reuses_the_memory_of_the_one_before(tmp_path):
-    from companion.vision import render, scene
+    from companion.sim import render, scene
 
     photo = tmp_path / "board.jpg"
     cv2.imwrite(str(photo), render.render(scene.preset("mounted", np.random.default_rng(1)), 1).image)

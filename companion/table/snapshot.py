@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from companion.core.board import Board, Coord, Layout, Premium
 
 if TYPE_CHECKING:  # pragma: no cover
-    from companion.web.session import ClassicSession
+    from companion.table.classic import ClassicSession
 
 SCHEMA = 1
 VERDICTS_SHOWN = 40
@@ -74,7 +74,7 @@ def squares_json(
 
 def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
     """The classic game: board, players with scores and clocks, the last move, verdicts, history."""
-    from companion.web.session import GAMES, PRESETS
+    from companion.table.session import GAMES, PRESETS
 
     state = session.state
     tileset = state.tileset
@@ -143,14 +143,14 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
 
 
 def dungeon_document(session: Any, now_ms: int) -> dict[str, Any]:
-    """The solo dungeon (:class:`companion.dungeon_table.DungeonSession`): the classic document's
+    """The solo dungeon (:class:`companion.table.dungeon.DungeonSession`): the classic document's
     shape (so the page draws board, player, referee and moves as for every game) plus
     ``dungeon``: the phase, the plan (where every obstacle goes), the last set-up check's
     differences, the rack, the bag and the reveals banked."""
     from companion.core.board import STANDARD, Board
     from companion.core.tiles import get_tileset
-    from companion.dungeon_table import plan_json, state_json
-    from companion.web.session import GAMES, PRESETS
+    from companion.table.dungeon import plan_json, state_json
+    from companion.table.session import GAMES, PRESETS
 
     tileset = get_tileset(session.tileset)
     state = session.state

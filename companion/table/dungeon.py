@@ -14,7 +14,7 @@ The game goes through three phases:
 3. **play**: every press is a :class:`~companion.rules.dungeon.Move` of the board as the camera
    sees it; refills and burns come from the page with the tiles drawn.
 
-The game log (:mod:`companion.store`) holds one event per action, kind ``dungeon``, appended
+The game log (:mod:`companion.table.store`) holds one event per action, kind ``dungeon``, appended
 before the state is published: the start (the whole set-up), each press, each judged board
 (its squares: what the rules saw), the rack, refills and burns, and each question. The state is
 their fold: :meth:`DungeonSession.restore` replays them through the same rules, so a press
@@ -29,7 +29,7 @@ from typing import Any
 from companion.core.board import STANDARD
 from companion.core.move import format_square, parse_position
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import dungeon as rules
 from companion.rules.dungeon import (
     DungeonState,
@@ -38,17 +38,11 @@ from companion.rules.dungeon import (
     expected_view,
     setup_from_json,
 )
-from companion.store import GameStore, StoredEvent
-from companion.table import UNREADABLE, LoggedGame
+from companion.table.store import GameStore, StoredEvent
+from companion.table.session import UNREADABLE, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
-from companion.web.session import (
-    FEED_KEPT,
-    GAMES,
-    MAX_NAME,
-    TILESETS,
-    ActionError,
-    ClassicSession,
-)
+from companion.table.classic import ClassicSession
+from companion.table.session import FEED_KEPT, GAMES, MAX_NAME, TILESETS, ActionError
 
 KIND = "dungeon"  # the game log's event kind for every dungeon event
 SETUP, RACK, PLAY, OVER = "set-up", "rack", "play", "over"
@@ -134,7 +128,7 @@ class DungeonSession(LoggedGame):
         return PLAY
 
     def document(self, now_ms: int) -> dict[str, Any]:
-        from companion.web.snapshot import dungeon_document
+        from companion.table.snapshot import dungeon_document
 
         return dungeon_document(self, now_ms)
 
@@ -333,7 +327,7 @@ class DungeonSession(LoggedGame):
         settings = dict(control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
                         lexicon_for=self._lexicon_for)
         if self.store is not None:
-            from companion.table import TableSession
+            from companion.table.classic import TableSession
 
             return TableSession(self.store, names, **settings)
         return ClassicSession(names, **settings)

@@ -1,6 +1,6 @@
 """The synthetic renderer: board photos with known truth.
 
-:func:`render` draws a :class:`~companion.vision.scene.SceneSpec` as a camera would see it and
+:func:`render` draws a :class:`~companion.sim.scene.SceneSpec` as a camera would see it and
 returns the image with its exact truth in the board-reading contract's form. It is a pure
 function of the spec, the seed and the frame number: the same arguments give a byte-identical
 image. :func:`hand_sequence` renders a hand passing over a fixed board, frame by frame.
@@ -61,7 +61,7 @@ from companion.core.tiles import BLANK, get_tileset
 from companion.vision.glyphs import load_atlas
 from companion.vision.grid import GridLocation
 from companion.vision.reading import BLANK_TURN, BoardReading, CellReading
-from companion.vision.scene import (
+from companion.sim.scene import (
     TOKEN_COLOURS,
     BadScene,
     BoardStyle,

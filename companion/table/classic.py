@@ -1,9 +1,6 @@
-"""The game the live page shows, behind a small protocol the table (issue 6) will implement.
-
-A :class:`GameSession` is driven by one thread (the hub's game thread): every method takes the
-table's monotonic time ``now_ms`` and either changes the session (its ``revision`` goes up)
-or raises :class:`ActionError` and changes nothing. :class:`ClassicSession` is the classic
-game (:mod:`companion.rules.classic`) with its clocks (:mod:`companion.clock.engine`).
+"""The classic game at the table: :class:`ClassicSession` (the rules of
+:mod:`companion.rules.classic` with their clocks, :mod:`companion.clock.engine`) and
+:class:`TableSession`, the same with its game log on disk and the table's press and verdict.
 
 Its log is the truth, as DESIGN.md asks: an append-only list of :class:`LogEntry` (game
 started, actions, corrections of a misread square, the director's challenge rulings, undo).
@@ -18,153 +15,55 @@ clock is brought to the player the rules say is on move.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Container, Protocol, Sequence
+from typing import Any, Callable, Container, Sequence
 
-from companion.clock.engine import (
-    ClockGroup,
-    FlagFell,
-    LostOnTime,
-    MINUTE_MS,
-    Overtime,
-    Stage,
-    TimeControl,
-)
+from companion.clock.engine import ClockGroup, FlagFell, LostOnTime
 from companion.core.board import Board, Coord, Direction, Tile
+from companion.core.errors import CompanionError
 from companion.core.gcg import (
+    ChallengeBonus,
     EndRackPoints,
-    Exchange as GcgExchange,
     GameRecord,
     LastRackPenalty,
-    Pass as GcgPass,
-    Play as GcgPlay,
-    Player as GcgPlayer,
     TimePenalty,
-    Withdrawn as GcgWithdrawn,
-    ChallengeBonus,
     write_gcg,
 )
+from companion.core.gcg import (
+    Exchange as GcgExchange,
+)
+from companion.core.gcg import (
+    Pass as GcgPass,
+)
+from companion.core.gcg import (
+    Play as GcgPlay,
+)
+from companion.core.gcg import (
+    Player as GcgPlayer,
+)
+from companion.core.gcg import (
+    Withdrawn as GcgWithdrawn,
+)
 from companion.core.move import format_square, notation_of, parse_position, placement_from_notation
+from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
-from companion.errors import CompanionError
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind
-
-# Every game of rules/README.md, so the page can offer them; only those with rules code can start.
-GAMES: tuple[tuple[str, str, bool], ...] = (
-    ("classic", "Classic Scrabble (2-4 players)", True),
-    ("super3", "Scrabble III (extended board)", False),
-    ("stacking", "The stacking game", False),
-    ("house", "Scrabble House (two boards, four players)", False),
-    ("dungeon", "The solo dungeon", True),
+from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
+from companion.table.inference import infer_move
+from companion.table.session import (
+    FEED_KEPT,
+    GAMES,
+    MAX_NAME,
+    TILESETS,
+    UNREADABLE,
+    ActionError,
+    LoggedGame,
+    time_control,
 )
-# Tile sets that have a word list to judge by.
-TILESETS = ("en", "de")
-MAX_NAME = 24
-FEED_KEPT = 200  # verdict lines kept for the page (the log keeps everything)
-
-
-class ActionError(Exception):
-    """An action the session refuses: nothing changed. ``status`` is the HTTP status it means."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-# --- time controls ---------------------------------------------------------------------------
-
-PRESETS: dict[str, tuple[str, TimeControl | None]] = {
-    "tournament": ("25 min, overtime 10 points a minute", TimeControl((Stage(25 * MINUTE_MS),), Overtime())),
-    "club": ("30 min, overtime 10 points a minute", TimeControl((Stage(30 * MINUTE_MS),), Overtime())),
-    "rapid": ("10 min + 5 s a move", TimeControl((Stage(10 * MINUTE_MS, increment_ms=5000),))),
-    "blitz": ("5 min sudden death", TimeControl((Stage(5 * MINUTE_MS),))),
-    "untimed": ("no clock", None),
-}
-
-
-def time_control(spec: Any) -> tuple[str, TimeControl | None]:
-    """A preset's name, or ``{"minutes": M, "increment_seconds": S, "overtime": bool}``."""
-    if isinstance(spec, str):
-        if spec not in PRESETS:
-            raise ActionError(f"time control {spec!r} is not one of {', '.join(PRESETS)}")
-        return PRESETS[spec]
-    if not isinstance(spec, dict) or set(spec) - {"minutes", "increment_seconds", "overtime"}:
-        raise ActionError("time control: a preset name or {minutes, increment_seconds, overtime}")
-    minutes = spec.get("minutes")
-    inc = spec.get("increment_seconds", 0)
-    overtime = spec.get("overtime", False)
-    if not _number(minutes) or not 1 <= minutes <= 180:
-        raise ActionError("time control: minutes from 1 to 180")
-    if not _number(inc) or not 0 <= inc <= 60:
-        raise ActionError("time control: increment_seconds from 0 to 60")
-    if not isinstance(overtime, bool):
-        raise ActionError("time control: overtime is true or false")
-    if inc and overtime:
-        raise ActionError("time control: overtime or an increment, not both")
-    stage = Stage(round(minutes * MINUTE_MS), increment_ms=round(inc * 1000))
-    label = f"{minutes:g} min" + (f" + {inc:g} s a move" if inc else "") + (", overtime 10 points a minute" if overtime else "")
-    return label, TimeControl((stage,), Overtime() if overtime else None)
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
-
-
-# --- the protocol ----------------------------------------------------------------------------
-
-
-class GameSession(Protocol):
-    """What the web layer needs from a game at the table."""
-
-    revision: int  # goes up with every change; the hub turns it into the page's version
-
-    def document(self, now_ms: int) -> dict[str, Any]: ...  # the page's JSON (snapshot.py)
-    def tick(self, now_ms: int) -> None: ...  # clocks: flags falling, losses on time
-    def gcg(self) -> str: ...
-    def new_game(self, now_ms: int, **settings: Any) -> None: ...
-    def pause(self, now_ms: int) -> None: ...
-    def resume(self, now_ms: int) -> None: ...
-    def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None: ...
-    def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None: ...
-    def undo(self, now_ms: int) -> None: ...
-
-
-# --- the log ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Started:
-    names: tuple[str, ...]
-    options: ClassicOptions
-    seed: int
-    first: int
-    control: str  # the time control's label
-
-
-@dataclass(frozen=True)
-class Acted:
-    action: classic.Action
-    ruling: str | None = None  # a director's challenge ruling: "valid" or "phony"
-
-
-@dataclass(frozen=True)
-class Corrected:
-    square: Coord
-    tile: Tile | None  # None: the square is empty
-
-
-@dataclass(frozen=True)
-class Undone:
-    target: int  # seq of the entry undone
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    seq: int
-    at_ms: int
-    by: str  # "table" or "admin"
-    event: Started | Acted | Corrected | Undone
+from companion.table.store import GameStore, StoredEvent, entry_from_json, entry_to_json
+from companion.vision.reading import BoardReading
 
 
 class _Ruling:
@@ -231,7 +130,7 @@ class ClassicSession:
         return tuple(self._log)
 
     def document(self, now_ms: int) -> dict[str, Any]:
-        from companion.web.snapshot import classic_document
+        from companion.table.snapshot import classic_document
 
         return classic_document(self, now_ms)
 
@@ -340,7 +239,7 @@ class ClassicSession:
         if not known[game][2]:
             raise ActionError(f"{known[game][1]} is not available yet", 409)
         if game == "dungeon":
-            from companion.dungeon_table import start_dungeon
+            from companion.table.dungeon import start_dungeon
 
             return start_dungeon(getattr(self, "store", None), now_ms, names=names, tileset=tileset, seed=seed,
                                  objects=objects, dice=dice, lexicon_for=self._lexicon_for)
@@ -701,3 +600,235 @@ def _square(text: str, board: Board) -> Coord:
 def _nick(name: str, i: int) -> str:
     nick = "".join(ch for ch in name if not ch.isspace())
     return nick or f"P{i + 1}"
+
+
+class TableSession(LoggedGame, ClassicSession):
+    """:class:`ClassicSession` whose every log entry and clock action is appended to the game
+    log before the state is published, restorable by :meth:`restore` to the same state and
+    clocks. Adds what the table does: a press (:meth:`press`) and the verdict on what the camera
+    then saw (:meth:`judge`)."""
+
+    @property
+    def grid(self) -> int:  # type: ignore[override]
+        return self.state.board.layout.rows
+
+    @property
+    def tileset_name(self) -> str:
+        return self.state.tileset.name
+
+    @property
+    def seats(self) -> int:
+        return len(self.state.players)
+
+    def __init__(self, store: GameStore, names: Sequence[str] = ("Player 1", "Player 2"), *,
+                 control: Any = "tournament", challenge: str = "single", tileset: str = "en",
+                 seed: int | None = None, now_ms: int = 0,
+                 lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False) -> None:
+        self.store = store
+        self._replaying = _replaying
+        self._latest = now_ms
+        self.ref: int | None = None  # the caller's mark for the events stored next
+        self.last_ref = -1
+        self.pending_press: dict[str, int] | None = None  # a press not judged yet
+        self.questions: list[str] = []  # what the table asks now
+        self.last_event_wall: int | None = None
+        super().__init__(names, control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
+                         lexicon_for=lexicon_for)
+
+    # -- the log --
+
+    def _at(self, now_ms: int) -> int:
+        """Time never runs backwards for the clocks: a press stamped before the last tick
+        counts at the tick."""
+        self._latest = max(self._latest, int(now_ms))
+        return self._latest
+
+    def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
+        super()._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by=by)
+        self._latest = max(self._latest, now_ms)
+        self.pending_press, self.questions = None, []
+        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
+
+    def _append(self, now_ms: int, by: str, event: Any) -> Any:
+        now_ms = self._at(now_ms)
+        n = len(self._log)
+        verdicts = super()._append(now_ms, by, event)
+        for entry in self._log[n:]:
+            self._store_event("entry", {"entry": entry_to_json(entry)}, now_ms)
+        return verdicts
+
+    def tick(self, now_ms: int) -> None:
+        super().tick(self._at(now_ms))
+
+    # -- clock actions, each logged --
+
+    def _clock(self, op: str, at: int, player: int | None = None) -> None:
+        at = self._at(at)
+        if op == "start" or op == "resume":
+            super().resume(at)
+        elif op == "pause":
+            super().pause(at)
+        elif op == "press":
+            assert self.clocks is not None and player is not None
+            self.clocks.press(player, at)
+            self.pending_press = {"player": player, "at": at}
+        elif op == "sync":
+            self._sync_clock(at)
+            self.pending_press = None
+        else:
+            raise ValueError(f"unknown clock action {op!r}")
+        self._store_event("clock", {"op": op, "player": player}, at)
+
+    def pause(self, now_ms: int) -> None:
+        self._clock("pause", now_ms)
+
+    def resume(self, now_ms: int) -> None:
+        self._clock("resume", now_ms)
+
+    # -- the table's turn --
+
+    def press(self, player: int, at_ms: int) -> str:
+        """A player's clock button: ``start`` (the clock started), ``judge`` (the clock switched:
+        now look at the board) or ``ignored: why``."""
+        state, clocks = self.state, self.clocks
+        if not 0 <= player < len(state.players):
+            return "ignored: no such player"
+        if state.over:
+            return "ignored: the game is over"
+        if self.pending_press is not None:
+            return "ignored: the last press is still being judged"
+        if clocks is None:
+            if player != state.to_move:
+                return "ignored: not on move"
+            self.pending_press = {"player": player, "at": self._at(at_ms)}
+            self._store_event("clock", {"op": "press", "player": player}, self._latest)
+            return "judge"
+        if clocks.over:
+            return "ignored: the clock has stopped"
+        if not any(c.on_move is not None for c in clocks.clocks):
+            self._clock("start", at_ms)
+            return "start"
+        if clocks.paused:
+            return "ignored: the clock is paused"
+        if player not in clocks.on_move():
+            return "ignored: not on move"
+        self._clock("press", at_ms, player)
+        self.revision += 1
+        return "judge"
+
+    def judge(self, now_ms: int, reading: BoardReading | None, lexicon: Container[str] | None = None) -> dict[str, Any]:
+        """The verdict on the pending press, from the stable board the camera gave (None: it
+        gave none)."""
+        press = self.pending_press
+        if press is None:
+            return {"kind": "nothing to judge"}
+        at = self._at(now_ms)
+        player = press["player"]
+        if reading is None:
+            return self._question(at, player, [UNREADABLE])
+        state = self.state
+        tileset = get_tileset(state.options.tileset)
+        lexicon = self._lexicon(state.options.tileset) if lexicon is None else lexicon
+        self.observe(reading)
+        inferred = infer_move(state.board, reading.cells, tileset, lexicon)
+        if inferred.placement is None and inferred.questions:
+            return self._question(at, player, list(inferred.questions))
+        if inferred.placement is not None:
+            too_many = over_counts(state.board, inferred.placement, tileset)
+            if too_many:
+                return self._question(at, player, too_many)
+            action: classic.Action = classic.Play(inferred.placement)
+        else:
+            action = classic.Pass()
+        verdicts = self._append(at, "table", _acted(action))
+        if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
+            return self._question(at, player, [verdicts[0].message], said=True)
+        self.pending_press = None
+        self.questions = []
+        if inferred.questions:  # the move stands; which letter a blank stands for is asked
+            self._ask(at, player, list(inferred.questions))
+        kinds = [v.kind.value for v in verdicts]
+        return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": kinds,
+                "questions": list(inferred.questions)}
+
+    def _question(self, at: int, player: int, questions: list[str], said: bool = False) -> dict[str, Any]:
+        self._ask(at, player, questions, said=said)
+        # The turn is not over: the clock goes back to the player, who sets it right and presses again.
+        if self.clocks is not None:
+            self._clock("sync", at)
+        self.pending_press = None
+        return {"kind": "question", "questions": questions}
+
+    def _ask(self, at: int, player: int, questions: list[str], said: bool = False) -> None:
+        self.questions = list(questions)
+        if not said:
+            for q in questions:
+                self._say("question", player, q)
+        self._store_event("question", {"player": player, "questions": questions, "said": said}, at)
+
+    # -- restoring --
+
+    @classmethod
+    def restore(cls, store: GameStore, game: str | None = None, *,
+                lexicon_for: Callable[[str], Container[str]] | None = None) -> TableSession | None:
+        """The current game (or ``game``) folded from the log; None when the log has none."""
+        game = store.current_game() if game is None else game
+        if game is None:
+            return None
+        events = store.events(game)
+        first = events[0]
+        if first.kind != "entry":
+            return None  # another game's (the dungeon's): a classic table starts a game of its own
+        start = entry_from_json(first.payload["entry"])
+        ev = start.event
+        s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
+                challenge=ev.options.challenge.value, tileset=ev.options.tileset,  # type: ignore[union-attr]
+                seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True)  # type: ignore[union-attr]
+        if s.game_id != game:
+            raise CompanionError(f"{store.path}: game {game} does not replay to itself")
+        s._replay_events(events[1:])
+        s.last_event_wall = events[-1].wall_ms
+        return s
+
+    def _replay_event(self, e: StoredEvent) -> None:
+        if e.kind == "entry":
+            entry = entry_from_json(e.payload["entry"])
+            self._append(entry.at_ms, entry.by, entry.event)
+            if self._log[-1] != entry:
+                raise CompanionError(
+                    f"{self.store.path}: event {e.seq} no longer replays (has the word list changed?); the log is kept")
+            if entry.by == "table":
+                self.pending_press, self.questions = None, []
+        elif e.kind == "clock":
+            op, player = e.payload["op"], e.payload.get("player")
+            if op == "press" and self.clocks is None:
+                self.pending_press = {"player": player, "at": self._at(e.at_ms)}
+            else:
+                self._clock(op, e.at_ms, player)
+        elif e.kind == "question":
+            self._ask(e.at_ms, e.payload["player"], e.payload["questions"], said=e.payload.get("said", False))
+            if self.clocks is None:
+                self.pending_press = None
+
+
+
+def _acted(action: classic.Action) -> Any:
+    return Acted(action)
+
+
+def over_counts(board: Board, placement: Any, tileset: Any) -> list[str]:
+    """Questions when the board with ``placement`` holds more of a tile than the set has."""
+    held: Counter[str] = Counter()
+    for _, tile in board.items():
+        held[BLANK if tile.blank else tile.letter] += 1
+    for t in placement.tiles:
+        held[BLANK if t.blank else t.letter] += 1
+    out = []
+    for letter, n in sorted(held.items()):
+        have = tileset.counts.get(letter, 0)
+        if n > have:
+            name = "blanks" if letter == BLANK else f"{letter} tiles"
+            out.append(f"{n} {name} on the board, but the set has {have}: which is misread?")
+    return out
+
+

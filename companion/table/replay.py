@@ -1,14 +1,14 @@
 """A game rebuilt from photos: one photo per turn, in order, read and judged as the table would.
 
 Each photo is read (:mod:`companion.vision.reader`), the move it shows against the board
-accepted so far is inferred (:mod:`companion.inference`) and scored by the classic rules
+accepted so far is inferred (:mod:`companion.table.inference`) and scored by the classic rules
 (premiums under new tiles only, 50 for all seven tiles). A photo that adds no tile is a turn
 without tiles: a pass or an exchange, which a photo cannot tell apart (written as a pass).
 A photo of the empty board starts the game afresh: a game never returns to the empty board, so
 what the photos before it showed (tiles laid out to test the camera and taken off) is no part of
 the game.
 
-A turn the photos cannot settle (see :mod:`companion.inference` for the questions) is written
+A turn the photos cannot settle (see :mod:`companion.table.inference` for the questions) is written
 as a turn without tiles with the questions as its note, the board unchanged: the record stays
 honest about what it does not know, and the next photo is judged against the board as it was.
 A move whose blank the word list cannot name is written with the likeliest letter and the
@@ -29,8 +29,8 @@ from companion.core.gcg import Event, GameRecord, Pass, Play, Player
 from companion.core.move import notation_of, parse_position
 from companion.core.tiles import TileSet
 from companion.core.words import words_formed
-from companion.errors import CompanionError
-from companion.inference import Inferred, accept, infer_move
+from companion.core.errors import CompanionError
+from companion.table.inference import Inferred, accept, infer_move
 from companion.rules.classic import score_play
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")

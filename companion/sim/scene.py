@@ -2,7 +2,7 @@
 
 A :class:`SceneSpec` says everything that is *chosen* about a photo: what lies on which square,
 the board's edition and colours, the tile sets' looks, the camera, the light and the lens, a
-hand. :func:`companion.vision.render.render` turns it and a seed into an image with its exact
+hand. :func:`companion.sim.render.render` turns it and a seed into an image with its exact
 truth; the seed only adds what nobody needs to choose (tile jitter, wood grain, clutter, noise).
 
 Coordinates of ``content`` are the board's own, as printed: ``(row, col)`` with row 0 along
@@ -28,7 +28,7 @@ import numpy as np
 
 from companion.core.board import Board, layout_for_grid
 from companion.core.tiles import BLANK, get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.reading import ROTATIONS
 
 RGB = tuple[int, int, int]

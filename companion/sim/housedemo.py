@@ -37,7 +37,7 @@ class BoardCamera:
 
         from companion.vision.calibration import calibrate_empty
         from companion.vision.profile import Profile, TileSetColour
-        from companion.vision.scene import (
+        from companion.sim.scene import (
             SceneSpec,
             board_style,
             mounted_camera,
@@ -57,8 +57,8 @@ class BoardCamera:
             set_backs=np.array([k.back for k in looks], np.uint8).reshape(-1, 3))
 
     def _render(self, frame: int) -> Any:
-        from companion.vision.render import render
-        from companion.vision.scene import content_from_board
+        from companion.sim.render import render
+        from companion.sim.scene import content_from_board
 
         return render(replace(self.spec, content=content_from_board(self.board)), self.seed, frame=frame).image
 
@@ -68,7 +68,7 @@ class BoardCamera:
         return Photo(self._render(self.frames))
 
     def analyser(self) -> Callable[[Any], Any]:
-        from companion.table import reader_analyser
+        from companion.table.table import reader_analyser
 
         return reader_analyser(self.tileset, 15, self.profile)
 
@@ -179,10 +179,10 @@ class HouseTable:
 
     def __init__(self, data_dir: Any, lexicon_for: Callable[[str], Any] | None = None, *,
                  wait_s: float = 120.0) -> None:
-        from companion.house_table import HouseSession
+        from companion.table.house import HouseSession
         from companion.rules.house import HouseOptions
-        from companion.store import open_store
-        from companion.table import SimClock
+        from companion.table.store import open_store
+        from companion.sim.truth import SimClock
 
         self.store = open_store(data_dir)
         self.clock = SimClock(1000)
@@ -203,8 +203,8 @@ class HouseTable:
     def start(self, hub: Any) -> HouseTable:
         import threading
 
-        from companion.house_table import BoardHub
-        from companion.table import Table
+        from companion.table.house import BoardHub
+        from companion.table.table import Table
 
         self.hub = hub
         self.stop = threading.Event()

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from companion.core.gcg import Exchange, Pass, Play, decode_gcg, parse_gcg
-from companion.replay import declared_blanks
+from companion.table.replay import declared_blanks
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 GAMES = {"spiel-13": ("nu19_timon-alex", "Timon,Alex"), "spiel-14": ("hh19-inessa-stefan", "Inessa,Stefan")}
 
 

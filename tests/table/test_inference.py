@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.core.board import STANDARD, Board, Tile
 from companion.core.tiles import get_tileset
-from companion.inference import accept, infer_move
+from companion.table.inference import accept, infer_move
 from companion.vision.reading import CellReading, empty_cells
 
 EN = get_tileset("en")

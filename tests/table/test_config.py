@@ -10,8 +10,8 @@ import pytest
 
 from companion.clock.engine import MINUTE_MS, Overtime, Stage, Stopwatch, TimeControl, scrabble
 from companion.clock.pins import DEFAULT_PINS
-from companion.config import EXAMPLE, Config, load_config, parse_config
-from companion.errors import CompanionError
+from companion.table.config import EXAMPLE, Config, load_config, parse_config
+from companion.core.errors import CompanionError
 
 
 @pytest.fixture(autouse=True)
@@ -167,7 +167,7 @@ def test_companion_config_check_and_example(tmp_path: Path):
 
 
 def test_camera_and_web_tables():
-    from companion.config import parse_config
+    from companion.table.config import parse_config
 
     c = parse_config('[game]\ntileset = "de"\n[camera]\nsource = "device"\ndevice = "/dev/video2"\nprofile = "p.json"\n'
                      '[web]\nhost = "127.0.0.1"\nport = 0\nmax_clients = 5\n')
@@ -195,7 +195,7 @@ def test_camera_and_web_tables():
     ('web = 1', "web"),
 ])
 def test_camera_and_web_mistakes_are_one_line_naming_the_key(text, key):
-    from companion.config import parse_config
+    from companion.table.config import parse_config
 
     with pytest.raises(CompanionError) as e:
         parse_config(text, "cfg.toml")

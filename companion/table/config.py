@@ -27,9 +27,9 @@ from companion.clock.engine import (
     scrabble,
 )
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.classic import ChallengeMode
-from companion.web.session import MAX_NAME
+from companion.table.session import MAX_NAME
 
 EXAMPLE = """\
 # The companion's configuration. Every key is optional; these are the defaults.
