@@ -26,6 +26,10 @@ from companion.rules.rescore import choose_tileset, rescore
 SHARED_GAME = Path(__file__).resolve().parents[2] / ".." / "shared" / "games" / "macondo" / "gcgio_doug_v_emely.gcg"
 
 
+# The game a GCG record holds (the registry's name): the demo plays it.
+RECORDED = "classic"
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "demo",
@@ -141,16 +145,18 @@ def _serve(args: argparse.Namespace) -> int:
     """The recorded game played on the live page, one event every ``--delay`` seconds."""
     from companion.commands.serve import serving
     from companion.sim.record import names_of, steps
-    from companion.table.classic import ClassicSession
+    from companion.table.games import find_game
     from companion.table.session import ActionError
 
     source, record = _record(args)
+    game = find_game(RECORDED)
     choice = choose_tileset(record)
-    if choice.name not in ("en", "de"):
-        raise CompanionError(f"the live page plays en and de games; this record is {choice.name}")
+    if choice.name not in game.tilesets:
+        raise CompanionError(f"the live page plays {' and '.join(game.tilesets)} games; this record is {choice.name}")
     delay = 2.0 if args.delay is None else args.delay
     try:
-        session = ClassicSession(names_of(record)[:4], control="tournament", challenge="single", tileset=choice.name)
+        session = game.start(None, 0, names=names_of(record)[:4], control="tournament", challenge="single",
+                             tileset=choice.name)
     except ActionError as exc:
         raise CompanionError(f"{source}: {exc}") from None
     with serving(session, args) as live:
@@ -187,10 +193,13 @@ def _table(args: argparse.Namespace) -> int:
         raise CompanionError("--pace must not be negative")
     if args.hands < 0:
         raise CompanionError("--hands must not be negative")
+    from companion.table.games import find_game
+
     source, record = _record(args)
     choice = choose_tileset(record)
-    if choice.name not in ("en", "de"):
-        raise CompanionError(f"the table plays en and de games; this record is {choice.name}")
+    tilesets = find_game(RECORDED).tilesets
+    if choice.name not in tilesets:
+        raise CompanionError(f"the table plays {' and '.join(tilesets)} games; this record is {choice.name}")
     trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
     demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
                 sim_time=args.sim_time, hands_every=args.hands, trace=trace)

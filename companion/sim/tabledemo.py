@@ -33,7 +33,8 @@ from companion.rules.rescore import choose_tileset, rescore
 from companion.table.store import open_store
 from companion.sim.truth import SimClock, TruthFrame, reading_of_board, truth_analyser
 from companion.table.classic import TableSession
-from companion.table.table import Press, Table, reader_analyser, resume_or_start
+from companion.table.games import resume_or_start
+from companion.table.table import Press, Table, reader_analyser
 
 HAND_FRAMES = 6  # a hand passing in truth mode: frames with it over the board
 

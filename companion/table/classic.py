@@ -54,7 +54,6 @@ from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
 from companion.table.inference import infer_move
 from companion.table.session import (
     FEED_KEPT,
-    GAMES,
     MAX_NAME,
     TILESETS,
     UNREADABLE,
@@ -108,7 +107,7 @@ class ClassicSession:
             from companion.lexicon import load_lexicon
 
             lexicon_for = load_lexicon
-        self._lexicon_for = lexicon_for
+        self.lexicon_for = lexicon_for
         self._lexicons: dict[str, Container[str]] = {}
         self.revision = 0
         self.feed: list[dict[str, Any]] = []
@@ -128,11 +127,6 @@ class ClassicSession:
     @property
     def log(self) -> tuple[LogEntry, ...]:
         return tuple(self._log)
-
-    def document(self, now_ms: int) -> dict[str, Any]:
-        from companion.table.snapshot import classic_document
-
-        return classic_document(self, now_ms)
 
     def clock_view(self, now_ms: int) -> dict[str, Any]:
         clocks = self.clocks
@@ -222,29 +216,14 @@ class ClassicSession:
         self,
         now_ms: int,
         *,
-        game: str = "classic",
         names: Any = None,
         control: Any = "tournament",
         challenge: Any = "single",
         tileset: Any = "en",
         seed: Any = None,
-        objects: Any = None,
-        dice: Any = None,
-    ) -> Any:
-        """A new game: this session started again, or (another game) the session that holds it,
-        which the hub then serves (:meth:`Hub.replace_session`)."""
-        known = {g[0]: g for g in GAMES}
-        if game not in known:
-            raise ActionError(f"no game {game!r} (known: {', '.join(known)})")
-        if not known[game][2]:
-            raise ActionError(f"{known[game][1]} is not available yet", 409)
-        if game == "dungeon":
-            from companion.table.dungeon import start_dungeon
-
-            return start_dungeon(getattr(self, "store", None), now_ms, names=names, tileset=tileset, seed=seed,
-                                 objects=objects, dice=dice, lexicon_for=self._lexicon_for)
-        if objects is not None or dice is not None:
-            raise ActionError("objects and dice are the solo dungeon's settings")
+    ) -> None:
+        """A new classic game: this session started again (another game is
+        :func:`companion.table.games.new_game`'s)."""
         if names is None:
             names = [p.name for p in self.state.players]
         self._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by="admin")
@@ -413,7 +392,7 @@ class ClassicSession:
     def _lexicon(self, tileset: str) -> Container[str]:
         if tileset not in self._lexicons:
             try:
-                self._lexicons[tileset] = self._lexicon_for(tileset)
+                self._lexicons[tileset] = self.lexicon_for(tileset)
             except CompanionError as exc:
                 raise ActionError(str(exc), 409) from None
         return self._lexicons[tileset]

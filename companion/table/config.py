@@ -29,12 +29,15 @@ from companion.clock.engine import (
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
 from companion.core.errors import CompanionError
 from companion.rules.classic import ChallengeMode
+from companion.table.games import GAMES, Game, for_table
 from companion.table.session import MAX_NAME
 
 EXAMPLE = """\
 # The companion's configuration. Every key is optional; these are the defaults.
 
 [game]
+# name = "classic"   # the game: classic, house or dungeon; by default the first that seats the
+                     # players at the boards (1 player: the solo dungeon; 4 at 2 boards: House)
 players = 2          # 1 to 4 (1: the solo dungeon)
 boards = 1           # 2 for Scrabble House: one clock per board, the players shared evenly
 tileset = "en"       # the tiles on the table: "en" or "de"
@@ -113,6 +116,7 @@ class Config:
     challenge: str = "single"
     colours: tuple[str, str] = ("white", "red")  # Scrabble House: each board's set (profile set names)
     camera2: CameraConfig | None = None  # Scrabble House: the second board's camera
+    game: str = "classic"  # the registry's name (companion.table.games)
 
     def player_names(self) -> list[str]:
         return list(self.names) if self.names else [f"Player {i + 1}" for i in range(self.players)]
@@ -179,7 +183,8 @@ def parse_config(text: str, name: str = "config") -> Config:
         raise CompanionError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
     r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web"})
-    game = r.table(doc, "game", {"players", "boards", "tileset", "names", "challenge", "colours"})
+    game = r.table(doc, "game", {"name", "players", "boards", "tileset", "names"}
+                   | {k for g in GAMES.values() for k in g.config_keys})
     clock = r.table(doc, "clock", {
         "kind", "overtime", "overtime_points_per_minute", "overtime_cap_minutes", "lockout_ms", "stages",
     })
@@ -192,6 +197,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     boards = r.integer(game, "game.boards", 1, 1, 2)
     if players % boards:
         raise CompanionError(f"{name}: game.boards: {players} players cannot share {boards} boards evenly")
+    chosen = _game(r, game, players, boards)
 
     kind = r.choice(clock, "clock.kind", "countdown", ("countdown", "stopwatch"))
     lockout_ms = r.integer(clock, "clock.lockout_ms", 150, 0, 2000)
@@ -216,7 +222,7 @@ def parse_config(text: str, name: str = "config") -> Config:
         raise CompanionError(f"{name}: dice.seed: a text or a whole number, not {seed!r}")
 
     pin_map = _pins(r, pins, players)
-    tileset = r.choice(game, "game.tileset", "en", ("en", "de"))
+    tileset = r.choice(game, "game.tileset", "en", chosen.tilesets)
     camera = _camera(r, r.table(doc, "camera", {"source", "device", "folder", "profile"}))
     second = r.table(doc, "camera2", {"source", "device", "folder", "profile"})
     camera2 = _camera(r, second, "camera2", camera.source, 1) if boards == 2 else None
@@ -236,7 +242,25 @@ def parse_config(text: str, name: str = "config") -> Config:
     challenge = r.choice(game, "game.challenge", "single", CHALLENGES)
     return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
                   tileset, camera, web, None if names is None else tuple(names), challenge,
-                  (colours[0].strip(), colours[1].strip()), camera2)
+                  (colours[0].strip(), colours[1].strip()), camera2, chosen.name)
+
+
+def _game(r: _Reader, game: dict, players: int, boards: int) -> type[Game]:
+    """The game the table plays: game.name's, else the first registered that seats the
+    players at the boards."""
+    if "name" in game:
+        chosen = GAMES.get(r.choice(game, "game.name", "classic", tuple(GAMES)))
+    else:
+        chosen = for_table(players, boards) or next((g for g in GAMES.values() if g.boards == boards), None)
+    if chosen is None:
+        raise CompanionError(f"{r.name}: game.boards: no game is played on {boards} boards")
+    low, high = chosen.seats
+    if not low <= players <= high:
+        seats = str(low) if low == high else f"{low} to {high}"
+        raise CompanionError(f"{r.name}: game.players: {chosen.title} is for {seats} players, not {players}")
+    if boards != chosen.boards:
+        raise CompanionError(f"{r.name}: game.boards: {chosen.title} is played on {chosen.boards}, not {boards}")
+    return chosen
 
 
 def _camera(r: _Reader, t: dict, key: str = "camera", source: str = "picamera2", device: int = 0) -> CameraConfig:

@@ -41,8 +41,7 @@ from companion.rules.dungeon import (
 from companion.table.store import GameStore, StoredEvent
 from companion.table.session import UNREADABLE, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
-from companion.table.classic import ClassicSession
-from companion.table.session import FEED_KEPT, GAMES, MAX_NAME, TILESETS, ActionError
+from companion.table.session import FEED_KEPT, MAX_NAME, TILESETS, ActionError
 
 KIND = "dungeon"  # the game log's event kind for every dungeon event
 SETUP, RACK, PLAY, OVER = "set-up", "rack", "play", "over"
@@ -90,7 +89,7 @@ class DungeonSession(LoggedGame):
         self.setup = setup
         self.name = name
         self.tileset = tileset
-        self._lexicon_for = lexicon_for
+        self.lexicon_for = lexicon_for
         self._generator_for = generator_for
         self._lexicon: Container[str] | None = None
         self._generator: Any = None
@@ -127,11 +126,6 @@ class DungeonSession(LoggedGame):
             return RACK
         return PLAY
 
-    def document(self, now_ms: int) -> dict[str, Any]:
-        from companion.table.snapshot import dungeon_document
-
-        return dungeon_document(self, now_ms)
-
     def tick(self, now_ms: int) -> None:
         """No clock runs out in the dungeon."""
 
@@ -155,7 +149,7 @@ class DungeonSession(LoggedGame):
     def lexicon(self) -> Container[str]:
         if self._lexicon is None:
             try:
-                self._lexicon = self._lexicon_for(self.tileset)
+                self._lexicon = self.lexicon_for(self.tileset)
             except CompanionError as exc:
                 raise ActionError(str(exc), 409) from None
         return self._lexicon
@@ -309,28 +303,11 @@ class DungeonSession(LoggedGame):
 
     # -- the organiser's actions the page offers every game --
 
-    def new_game(self, now_ms: int, *, game: str = "dungeon", names: Any = None, control: Any = "tournament",
-                 challenge: Any = "single", tileset: Any = "en", seed: Any = None, objects: Any = None,
+    def new_game(self, now_ms: int, *, names: Any = None, tileset: Any = "en", seed: Any = None, objects: Any = None,
                  dice: Any = None) -> Any:
-        """Another game at the table: a new dungeon, or a classic game (with this log)."""
-        if game == "dungeon":
-            return start_dungeon(self.store, now_ms, names=names if names is not None else [self.name],
-                                 tileset=tileset, seed=seed, objects=objects, dice=dice, lexicon_for=self._lexicon_for)
-        if game != "classic":
-            known = {g[0]: g for g in GAMES}
-            if game not in known:
-                raise ActionError(f"no game {game!r} (known: {', '.join(known)})")
-            raise ActionError(f"{known[game][1]} is not available yet", 409)
-        if objects is not None or dice is not None:
-            raise ActionError("objects and dice are the solo dungeon's settings")
-        names = names if names is not None else [self.name, "Player 2"]
-        settings = dict(control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
-                        lexicon_for=self._lexicon_for)
-        if self.store is not None:
-            from companion.table.classic import TableSession
-
-            return TableSession(self.store, names, **settings)
-        return ClassicSession(names, **settings)
+        """A new dungeon at the table (another game is :func:`companion.table.games.new_game`'s)."""
+        return start_dungeon(self.store, now_ms, names=names if names is not None else [self.name],
+                             tileset=tileset, seed=seed, objects=objects, dice=dice, lexicon_for=self.lexicon_for)
 
     def pause(self, now_ms: int) -> None:
         raise ActionError("this game has no clock", 409)
@@ -418,39 +395,8 @@ def start_dungeon(store: GameStore | None, now_ms: int, *, names: Any = None, ti
     return DungeonSession(store, setup, name=name, tileset=tileset, now_ms=now_ms, lexicon_for=lexicon_for)
 
 
+
+
 def _coord(name: str) -> tuple[int, int]:
     coord, _ = parse_position(name, STANDARD)
     return coord
-
-
-def plan_json(setup: Setup) -> dict[str, Any]:
-    """The plan for the page: every obstacle, its squares and how its tiles lie."""
-    return {
-        "rows": [line for line in setup.plan()],
-        "legend": {"W": "wall (face down)", "M": "monster (face down, token)", "T": "treasure (face up, token)",
-                   "F": "fixed letter (face up)"},
-        "objects": [o.to_json() for o in setup.obstacles],
-        "counted": setup.counted,
-        "asked": setup.objects,
-        "tiles": setup.tiles,
-    }
-
-
-def state_json(state: DungeonState | None) -> dict[str, Any] | None:
-    if state is None:
-        return None
-    return {
-        "score": state.score,
-        "rack": "".join(state.rack) if state.rack is not None else None,
-        "rack_size": state.rack_size,
-        "bag": state.bag_size,
-        "reveals": state.reveals,
-        "turn": state.turn,
-        "result": state.result,
-        "over": state.over,
-        "treasures": [format_square(s) for s in sorted(state.treasures)],
-        "monsters": [format_square(s) for s in sorted(state.monsters)],
-        "walls": [[format_square(s) for s in sorted(w)] for w in state.walls],
-        "known_monsters": {format_square(k): v for k, v in sorted(state.known.items())},
-    }
-

@@ -88,11 +88,6 @@ class HouseSession(LoggedGame):
 
     # -- the hub's protocol --
 
-    def document(self, now_ms: int) -> dict[str, Any]:
-        from companion.table.house_snapshot import house_document
-
-        return house_document(self, now_ms)
-
     def tick(self, now_ms: int) -> None:
         """The clocks: a flag fall loses the match for the player's team."""
         if self.state.over:

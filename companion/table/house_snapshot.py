@@ -57,7 +57,6 @@ def preview_json(x: house.Explosion, names: tuple[str, ...], index: int) -> dict
 
 
 def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
-    from companion.table.session import GAMES, PRESETS
 
     state = session.state
     values = dict(get_tileset(state.options.tileset).values)
@@ -140,11 +139,4 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
         "last_move": None,
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
         "history": session.history,
-        "options": {
-            # House is playing here (a table of two cameras); a one-camera table cannot start it.
-            "games": [{"name": n, "title": t, "available": a or n == "house"} for n, t, a in GAMES],
-            "time_controls": [{"name": k, "label": v[0]} for k, v in PRESETS.items()],
-            "challenge_modes": ["void"],
-            "tilesets": [state.options.tileset],
-        },
     }

@@ -17,14 +17,6 @@ from companion.clock.engine import MINUTE_MS, Overtime, Stage, TimeControl
 from companion.core.errors import CompanionError
 from companion.table.store import GameStore, StoredEvent
 
-# Every game of rules/README.md, so the page can offer them; only those with rules code can start.
-GAMES: tuple[tuple[str, str, bool], ...] = (
-    ("classic", "Classic Scrabble (2-4 players)", True),
-    ("super3", "Scrabble III (extended board)", False),
-    ("stacking", "The stacking game", False),
-    ("house", "Scrabble House (two boards, four players)", False),
-    ("dungeon", "The solo dungeon", True),
-)
 # Tile sets that have a word list to judge by.
 TILESETS = ("en", "de")
 MAX_NAME = 24
@@ -86,7 +78,6 @@ class GameSession(Protocol):
 
     revision: int  # goes up with every change; the hub turns it into the page's version
 
-    def document(self, now_ms: int) -> dict[str, Any]: ...  # the page's JSON (snapshot.py)
     def tick(self, now_ms: int) -> None: ...  # clocks: flags falling, losses on time
     def gcg(self) -> str: ...
     def new_game(self, now_ms: int, **settings: Any) -> None: ...

@@ -74,7 +74,6 @@ def squares_json(
 
 def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
     """The classic game: board, players with scores and clocks, the last move, verdicts, history."""
-    from companion.table.session import GAMES, PRESETS
 
     state = session.state
     tileset = state.tileset
@@ -133,110 +132,6 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
         "last_move": last,
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
         "history": session.history(),
-        "options": {
-            "games": [{"name": n, "title": t, "available": a} for n, t, a in GAMES],
-            "time_controls": [{"name": k, "label": v[0]} for k, v in PRESETS.items()],
-            "challenge_modes": ["void", "single", "double", "five-points"],
-            "tilesets": ["en", "de"],
-        },
     }
 
 
-def dungeon_document(session: Any, now_ms: int) -> dict[str, Any]:
-    """The solo dungeon (:class:`companion.table.dungeon.DungeonSession`): the classic document's
-    shape (so the page draws board, player, referee and moves as for every game) plus
-    ``dungeon``: the phase, the plan (where every obstacle goes), the last set-up check's
-    differences, the rack, the bag and the reveals banked."""
-    from companion.core.board import STANDARD, Board
-    from companion.core.tiles import get_tileset
-    from companion.table.dungeon import plan_json, state_json
-    from companion.table.session import GAMES, PRESETS
-
-    tileset = get_tileset(session.tileset)
-    state = session.state
-    seen: dict[Coord, dict[str, Any]] = {}
-    if state is not None:
-        # The rules' board: the letters face up, the walls and monsters face down, tokens on
-        # the treasures and monsters still standing.
-        board = state.letters
-        for s in state.backs:
-            seen[s] = {"back": True}
-        for s in state.treasures | state.monsters:
-            seen.setdefault(s, {})["token"] = True
-    else:
-        # Before the set-up stands: the board as the camera last saw it.
-        tiles = {}
-        if session.board is not None:
-            from companion.core.board import Tile
-
-            for cell in session.board.cells:
-                if cell.kind == "tile" and cell.letter:
-                    tiles[(cell.row, cell.col)] = Tile(cell.letter)
-                elif cell.kind == "back":
-                    seen[(cell.row, cell.col)] = {"back": True}
-                if cell.token:
-                    seen.setdefault((cell.row, cell.col), {})["token"] = True
-        board = Board(STANDARD, tiles)
-    last = state.result if state is not None else None
-    score = state.score if state is not None else 0
-    highlight = []
-    if session.last_verdicts:
-        highlight = session.last_verdicts[0]["squares"]
-    player = {
-        "index": 0,
-        "name": session.name,
-        "score": score,
-        "rack_size": state.rack_size if state is not None else 0,
-        # One player: the rack is no secret.
-        "rack": "".join(state.rack) if state is not None and state.rack is not None else None,
-        "end_adjustment": 0,
-        "on_move": state is not None and not state.over,
-        "winner": last == "escaped",
-        "clock": None,
-    }
-    return {
-        "schema": SCHEMA,
-        "game": {
-            "id": session.game_id,
-            "name": "dungeon",
-            "title": "The solo dungeon",
-            "tileset": tileset.name,
-            "challenge": "void",
-            "turn": state.turn if state is not None else 0,
-            "to_move": 0 if state is not None and not state.over else None,
-            "bag": state.bag_size if state is not None else tileset.size - session.setup.tiles,
-            "over": state is not None and state.over,
-            "awaiting_racks": False,
-            "winners": [0] if last == "escaped" else [],
-            "pending": None,
-            "stacking": False,
-        },
-        "board": {
-            **layout_json(STANDARD),
-            "squares": squares_json(board, dict(tileset.values), seen),
-            "highlight": highlight,
-            "corrected": [],
-            "preview": None,
-        },
-        "players": [player],
-        "clock": {"control": "no clock", "started": False, "paused": False, "running": False, "on_move": None,
-                  "over": False},
-        "last_move": None,
-        "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
-        "history": [{"player": 0, **row} for row in session.history],
-        "dungeon": {
-            "phase": session.phase,
-            "plan": plan_json(session.setup),
-            "problems": list(session.problems),
-            "questions": list(session.questions),
-            "rack_entered": session.rack_entered,
-            "state": state_json(state),
-            "pressed": session.pending_press is not None,
-        },
-        "options": {
-            "games": [{"name": n, "title": t, "available": a} for n, t, a in GAMES],
-            "time_controls": [{"name": k, "label": v[0]} for k, v in PRESETS.items()],
-            "challenge_modes": ["void", "single", "double", "five-points"],
-            "tilesets": ["en", "de"],
-        },
-    }

@@ -30,7 +30,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,6 @@ from companion.core.errors import CompanionError
 from companion.table.classic import TableSession
 from companion.table.session import ActionError
 from companion.table.store import (
-    GameStore,
     StoredEvent,
     wall_ms,
 )
@@ -69,43 +68,6 @@ class TableClock:
             return cls(0, mono)
         wall_now = wall_ms() if wall_now is None else wall_now
         return cls(last.at_ms + max(0, wall_now - last.wall_ms), mono)
-
-
-def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "tournament",
-                    challenge: str = "single", tileset: str = "en", seed: int | None = None,
-                    lexicon_for: Callable[[str], Container[str]] | None = None,
-                    clock: Callable[[StoredEvent | None], Any] | None = None,
-                    start: Callable[[int], Any] | None = None) -> tuple[Any, Any]:
-    """The game in progress in ``store`` (restored from its log: a classic game, or a dungeon
-    started from the page), else a new one (``start(now_ms)``, else a classic game); and the
-    table's clock continuing the log's time (``clock(last_event)``, :meth:`TableClock.resumed`
-    unless given). The one place the demo and ``companion run`` start a table's game."""
-    if lexicon_for is None:
-        from companion.lexicon import load_lexicon
-
-        lexicon_for = load_lexicon
-    session: Any = TableSession.restore(store, lexicon_for=lexicon_for)
-    current = store.current_game()
-    if session is None and current is not None and current.startswith("house-"):
-        from companion.table.house import HouseSession
-
-        session = HouseSession.restore(store, lexicon_for=lexicon_for)
-    elif session is None and current is not None:
-        # The game in progress is the solo dungeon (started from the page): it goes on.
-        from companion.table.dungeon import DungeonSession
-
-        session = DungeonSession.restore(store, lexicon_for=lexicon_for)
-    now = (clock or TableClock.resumed)(store.last())
-    if session is None:
-        try:
-            if start is not None:
-                session = start(now())
-            else:
-                session = TableSession(store, list(names)[:4], control=control, challenge=challenge,
-                                       tileset=tileset, seed=seed, now_ms=now(), lexicon_for=lexicon_for)
-        except ActionError as exc:
-            raise CompanionError(str(exc)) from None
-    return session, now
 
 
 # --- frames ------------------------------------------------------------------------------------
