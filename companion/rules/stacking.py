@@ -82,7 +82,7 @@ from companion.core.move import Placement, format_square
 from companion.core.stacks import StackBoard
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import Word, WordScore, run_through, score_word, words_formed
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.common import TOO_SHORT, IllegalPlay, geometry_error, not_in_dictionary, unknown_words
 
 RAINBOW_ODDS = 14  # "a 1-in-14 chance to become rainbow"

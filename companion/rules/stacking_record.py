@@ -43,7 +43,7 @@ from companion.core.gcg import (
 from companion.core.move import format_square, notation_of, parse_position, placement_from_notation
 from companion.core.stacks import StackBoard
 from companion.core.words import words_formed
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import stacking
 from companion.rules.rescore import Rescore, Rescored, TileSetChoice, choose_tileset
 from companion.rules.stacking import (

@@ -12,7 +12,7 @@ from companion.core.board import Layout, Tile
 from companion.core.move import PlacedTile, Placement, placement_from_notation
 from companion.core.stacks import StackBoard
 from companion.core.tiles import BLANK, get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import stacking
 from companion.rules.common import NO_EMPTY_SQUARE, NOT_CONNECTED, NOT_ON_CENTRE, TOO_SHORT
 from companion.rules.stacking import (

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from companion.core.gcg import parse_gcg, write_gcg
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.rescore import TileSetChoice
 from companion.rules.stacking import GameLength, PriceRule, StackingOptions, VerdictKind
 from companion.rules.stacking_record import (
