@@ -144,8 +144,12 @@ class StackingDemo:
                 stop.wait(pace_s)
             if self.sim_time:
                 self.clock.set(self.clock() + THINK_MS)
-            for action in self.player.actions(state, self.lexicon):
-                self._page(hub, action, say)
+            # A player buys at most once a turn: a purchase already logged this turn (a demo
+            # started again after it) is not made twice.
+            last = hub.call(lambda s, now: s.steps[-1][0] if s.steps else None)
+            if not isinstance(last, rules.Buy):
+                for action in self.player.actions(state, self.lexicon):
+                    self._page(hub, action, say)
             state = hub.call(lambda s, now: s.state)
             action = self.player.turn(state, self.lexicon)
             if isinstance(action, rules.Redraw):
