@@ -90,20 +90,38 @@ class StackWorld:
 class StackingDemo:
     """One demo game on a data folder (a fresh temporary one unless given)."""
 
-    def __init__(self, names: list[str], *, seed: int = 1, length: str = "short", data_dir: Path | None = None,
-                 truth: bool = False, sim_time: bool = False, trace: Callable[[str], None] | None = None,
-                 lexicon_for: Callable[[str], Any] | None = None) -> None:
+    def __init__(
+        self,
+        names: list[str],
+        *,
+        seed: int = 1,
+        length: str = "short",
+        data_dir: Path | None = None,
+        truth: bool = False,
+        sim_time: bool = False,
+        trace: Callable[[str], None] | None = None,
+        lexicon_for: Callable[[str], Any] | None = None,
+    ) -> None:
         if lexicon_for is None:
             from companion.lexicon import load_lexicon
 
             lexicon_for = load_lexicon
-        self.data_dir = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        self.data_dir = (
+            Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        )
         self.store = open_store(self.data_dir)
         self.trace = trace or (lambda line: None)
         self.sim_time = sim_time
         sim_clock = (lambda last: SimClock(last.at_ms if last is not None else 0)) if sim_time else None
-        session, self.clock = resume_or_start(self.store, names, game="stacking", seed=seed, length=length,
-                                              lexicon_for=lexicon_for, clock=sim_clock)
+        session, self.clock = resume_or_start(
+            self.store,
+            names,
+            game="stacking",
+            seed=seed,
+            length=length,
+            lexicon_for=lexicon_for,
+            clock=sim_clock,
+        )
         if not isinstance(session, StackingSession):
             raise TypeError(f"the data folder holds a {type(session).__name__}, not a stacking game")
         self.session = session
@@ -117,7 +135,9 @@ class StackingDemo:
 
     def table(self, hub: Any) -> Table:
         if self.sim_time:
-            return Table(hub, self.world, self.world.analyser(), trace=self.trace, clock=lambda: self.world.seconds)
+            return Table(
+                hub, self.world, self.world.analyser(), trace=self.trace, clock=lambda: self.world.seconds
+            )
         return Table(hub, self.world, self.world.analyser(), trace=self.trace)
 
     def _lay_for(self, state: rules.StackingState, action: rules.Action) -> None:
@@ -128,8 +148,16 @@ class StackingDemo:
         else:
             self.world.lay(state.board.top, state.rainbow)
 
-    def play(self, hub: Any, table: Table, *, pace_s: float = 0.0, stop: threading.Event | None = None,
-             say: Callable[[str], None] | None = None, max_turns: int = 200) -> None:
+    def play(
+        self,
+        hub: Any,
+        table: Table,
+        *,
+        pace_s: float = 0.0,
+        stop: threading.Event | None = None,
+        say: Callable[[str], None] | None = None,
+        max_turns: int = 200,
+    ) -> None:
         stop = stop or threading.Event()
         say = say or (lambda line: None)
         state = hub.call(lambda s, now: s.state)

@@ -360,7 +360,9 @@ class Stacking(Game):
     log_kind = "stacking"
     clocks = False  # the text has no clock
     settings = ("names", "tileset", "seed", "length")
-    actions = {"buy": "buy", "redraw": "redraw", "pass": "pass_turn", "concede": "concede", "name": "name_wild"}
+    actions = {
+        "buy": "buy", "redraw": "redraw", "pass": "pass_turn", "concede": "concede", "name": "name_wild",
+    }
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,

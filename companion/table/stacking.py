@@ -37,7 +37,15 @@ from companion.rules.stacking import GameLength, StackingOptions, VerdictKind
 from companion.rules.stacking_record import options_text, parse_options, rack_text, write_record
 from companion.table.dungeon import reading_from_json, reading_to_json
 from companion.table.inference import infer_move
-from companion.table.session import FEED_KEPT, MAX_NAME, TILESETS, UNREADABLE, ActionError, LoggedGame
+from companion.table.session import (
+    FEED_KEPT,
+    MAX_NAME,
+    TILESETS,
+    UNREADABLE,
+    ActionError,
+    CameraOnly,
+    LoggedGame,
+)
 from companion.table.store import GameStore, StoredEvent
 from companion.vision.reading import BoardReading
 
@@ -55,14 +63,23 @@ def tiles_to_take(tiles: Sequence[str], rainbows: Sequence[str] = ()) -> str:
     return text
 
 
-class StackingSession(LoggedGame):
+class StackingSession(CameraOnly, LoggedGame):
     """One stacking game with its log. ``store`` None: nothing is logged (a page without a table)."""
 
     game = "stacking"
 
-    def __init__(self, store: GameStore | None, names: Sequence[str], *, options: StackingOptions = StackingOptions(),
-                 seed: int = 0, now_ms: int = 0, lexicon_for: Callable[[str], Container[str]] | None = None,
-                 randomness: rules.Randomness | None = None, _replaying: bool = False) -> None:
+    def __init__(
+        self,
+        store: GameStore | None,
+        names: Sequence[str],
+        *,
+        options: StackingOptions = StackingOptions(),
+        seed: int = 0,
+        now_ms: int = 0,
+        lexicon_for: Callable[[str], Container[str]] | None = None,
+        randomness: rules.Randomness | None = None,
+        _replaying: bool = False,
+    ) -> None:
         if options.tileset not in TILESETS:
             raise ActionError(f"tile set: one of {', '.join(TILESETS)}")
         if lexicon_for is None:
@@ -96,10 +113,22 @@ class StackingSession(LoggedGame):
         self.clocks = None  # the text has no clock: a press starts the look at once
         self.game_id = f"stacking-{seed}-{now_ms:x}"
         self._latest = now_ms
-        self._store_event(KIND, {"op": "start", "names": self.names, "options": options_text(options),
-                                 "tileset": options.tileset, "seed": seed}, now_ms)
-        self._say("new-game", f"New stacking game ({options.length.value}): {len(self.state.pool)} tiles in the "
-                              f"pool; the marketplace shows {', '.join(self.state.market)}")
+        self._store_event(
+            KIND,
+            {
+                "op": "start",
+                "names": self.names,
+                "options": options_text(options),
+                "tileset": options.tileset,
+                "seed": seed,
+            },
+            now_ms,
+        )
+        self._say(
+            "new-game",
+            f"New stacking game ({options.length.value}): {len(self.state.pool)} tiles in the "
+            f"pool; the marketplace shows {', '.join(self.state.market)}",
+        )
         for i, p in enumerate(self.state.players):
             self._say("deal", f"{p.name}: take {tiles_to_take(p.rack, p.rainbows)}", player=i)
 
@@ -168,8 +197,9 @@ class StackingSession(LoggedGame):
     def _look(self, at: int, reading: BoardReading) -> dict[str, Any]:
         state = self.state
         tileset = get_tileset(self.options.tileset)
-        inferred = infer_move(state.board.top, reading.cells, tileset, self.lexicon(), named=self.named,
-                              stacking=True)
+        inferred = infer_move(
+            state.board.top, reading.cells, tileset, self.lexicon(), named=self.named, stacking=True
+        )
         if inferred.placement is None and inferred.questions:
             return self._question(at, list(inferred.questions), logged=True)
         tokens = [(c.row, c.col) for c in reading.cells if c.token and c.kind == "tile"]
@@ -179,7 +209,9 @@ class StackingSession(LoggedGame):
             questions.append("Say what the wild stands for on the page (Name a wild: H8 I) and press again")
         if questions:
             return self._question(at, questions, logged=True)
-        action: rules.Action = rules.Pass() if inferred.placement is None else rules.Play(inferred.placement, laid)
+        action: rules.Action = (
+            rules.Pass() if inferred.placement is None else rules.Play(inferred.placement, laid)
+        )
         out = rules.apply(state, action, self.lexicon())
         if out.verdict.kind is VerdictKind.REFUSED:
             return self._question(at, [out.verdict.message], logged=True)
@@ -202,16 +234,28 @@ class StackingSession(LoggedGame):
         self.state = out.state
         self.steps.append((action, out))
         for v in out.verdicts:
-            self._say(v.kind.value, self._message(before, action, v), player=v.player, points=v.points,
-                      words=list(v.words))
+            self._say(
+                v.kind.value,
+                self._message(before, action, v),
+                player=v.player,
+                points=v.points,
+                words=list(v.words),
+            )
         v = out.verdict
         if isinstance(action, rules.Play):
             self.last_play = v
             self.last_squares = [t.coord for t in action.placement.tiles]
         if v.kind is not VerdictKind.BOUGHT:
-            self.history.append({"turn": len(self.history) + 1, "player": v.player, "kind": v.kind.value,
-                                 "message": v.message, "points": v.points,
-                                 "total": out.state.players[v.player].score})
+            self.history.append(
+                {
+                    "turn": len(self.history) + 1,
+                    "player": v.player,
+                    "kind": v.kind.value,
+                    "message": v.message,
+                    "points": v.points,
+                    "total": out.state.players[v.player].score,
+                }
+            )
         return {"kind": v.kind.value, "verdicts": [x.kind.value for x in out.verdicts], "points": v.points}
 
     def _message(self, before: rules.StackingState, action: rules.Action, v: rules.Verdict) -> str:
@@ -225,7 +269,8 @@ class StackingSession(LoggedGame):
             return f"{v.message}{out}"
         if v.kind is VerdictKind.REDRAWN:
             back = rack_text(before.players[v.player].rack)
-            return f"{name} redraws for 5 points: put {back} back; take {tiles_to_take(v.drawn, v.drawn_rainbows)}"
+            take = tiles_to_take(v.drawn, v.drawn_rainbows)
+            return f"{name} redraws for 5 points: put {back} back; take {take}"
         if v.kind is VerdictKind.CONCEDED:
             return f"{v.message}: put the rack back in the supply"
         return v.message
@@ -288,15 +333,6 @@ class StackingSession(LoggedGame):
         settings.setdefault("length", self.options.length.value)
         return start_stacking(self.store, now_ms, lexicon_for=self.lexicon_for, **settings)
 
-    def pause(self, now_ms: int) -> None:
-        raise ActionError("this game has no clock", 409)
-
-    def resume(self, now_ms: int) -> None:
-        raise ActionError("this game has no clock", 409)
-
-    def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
-        raise ActionError("set the tile right on the board and press again: the camera reads it", 409)
-
     def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None:
         raise ActionError("every word is checked when played: there is nothing to challenge", 409)
 
@@ -306,8 +342,13 @@ class StackingSession(LoggedGame):
     # -- restoring --
 
     @classmethod
-    def restore(cls, store: GameStore, game: str | None = None, *,
-                lexicon_for: Callable[[str], Container[str]] | None = None) -> StackingSession | None:
+    def restore(
+        cls,
+        store: GameStore,
+        game: str | None = None,
+        *,
+        lexicon_for: Callable[[str], Container[str]] | None = None,
+    ) -> StackingSession | None:
         """The current game (or ``game``) folded from the log; None when the log has none."""
         game = store.current_game() if game is None else game
         if game is None:
@@ -318,8 +359,15 @@ class StackingSession(LoggedGame):
             raise CompanionError(f"{store.path}: game {game} is not a stacking game")
         p = first.payload
         options = parse_options(p["options"], p["tileset"])
-        s = cls(store, p["names"], options=options, seed=int(p["seed"]), now_ms=first.at_ms,
-                lexicon_for=lexicon_for, _replaying=True)
+        s = cls(
+            store,
+            p["names"],
+            options=options,
+            seed=int(p["seed"]),
+            now_ms=first.at_ms,
+            lexicon_for=lexicon_for,
+            _replaying=True,
+        )
         s.game_id = game
         s._replay_events(events[1:])
         return s
@@ -349,8 +397,16 @@ class StackingSession(LoggedGame):
             raise CompanionError(f"{where}: event {e.seq}: unknown stacking event {op!r}")
 
 
-def start_stacking(store: GameStore | None, now_ms: int, *, names: Any = None, tileset: Any = "en", seed: Any = None,
-                   length: Any = "normal", lexicon_for: Callable[[str], Container[str]] | None = None) -> StackingSession:
+def start_stacking(
+    store: GameStore | None,
+    now_ms: int,
+    *,
+    names: Any = None,
+    tileset: Any = "en",
+    seed: Any = None,
+    length: Any = "normal",
+    lexicon_for: Callable[[str], Container[str]] | None = None,
+) -> StackingSession:
     """A new stacking game from the page's (or ``companion serve``'s) settings."""
     if names is None:
         names = ["Player 1", "Player 2"]
@@ -377,4 +433,3 @@ def start_stacking(store: GameStore | None, now_ms: int, *, names: Any = None, t
     # table it is refused, and the player is told so.
     options = StackingOptions(tileset=tileset, length=game_length, same_letter=False)
     return StackingSession(store, names, options=options, seed=seed, now_ms=now_ms, lexicon_for=lexicon_for)
-

@@ -55,28 +55,34 @@ def stacking_document(session: Any, now_ms: int) -> dict[str, Any]:
     seen: dict[Coord, dict[str, Any]] = {s: {"token": True} for s in state.rainbow}
     players = []
     for i, p in enumerate(state.players):
-        players.append({
-            "index": i,
-            "name": p.name,
-            "score": p.score,
-            "rack_size": len(p.rack),
-            # The companion deals: the rack each player holds, rainbow tiles named.
-            "rack": rack_text(p.rack),
-            "rainbows": "".join(p.rainbows),
-            "purchases": p.purchases,
-            "next_price": state.next_price(i),
-            "conceded": p.conceded,
-            "end_adjustment": 0,
-            "on_move": not state.over and state.to_move == i,
-            "winner": i in winners,
-            "clock": None,
-        })
+        players.append(
+            {
+                "index": i,
+                "name": p.name,
+                "score": p.score,
+                "rack_size": len(p.rack),
+                # The companion deals: the rack each player holds, rainbow tiles named.
+                "rack": rack_text(p.rack),
+                "rainbows": "".join(p.rainbows),
+                "purchases": p.purchases,
+                "next_price": state.next_price(i),
+                "conceded": p.conceded,
+                "end_adjustment": 0,
+                "on_move": not state.over and state.to_move == i,
+                "winner": i in winners,
+                "clock": None,
+            }
+        )
     last = session.last_play
     last_move = None
     if last is not None:
-        last_move = {"player": last.player, "points": last.points, "message": last.message,
-                     "squares": [list(s) for s in session.last_squares],
-                     "words": words_json(last, state.options.tileset)}
+        last_move = {
+            "player": last.player,
+            "points": last.points,
+            "message": last.message,
+            "squares": [list(s) for s in session.last_squares],
+            "words": words_json(last, state.options.tileset),
+        }
     return {
         "schema": SCHEMA,
         "game": {
@@ -104,8 +110,14 @@ def stacking_document(session: Any, now_ms: int) -> dict[str, Any]:
             "questions": list(session.questions),
         },
         "players": players,
-        "clock": {"control": "no clock", "started": False, "paused": False, "running": False, "on_move": None,
-                  "over": state.over},
+        "clock": {
+            "control": "no clock",
+            "started": False,
+            "paused": False,
+            "running": False,
+            "on_move": None,
+            "over": state.over,
+        },
         "last_move": last_move,
         "stacking": {
             "length": state.options.length.value,

@@ -23,9 +23,23 @@ ARGS = ["demo", "--game", "stacking", "--headless", "--sim-time", "--truth-readi
 
 def demo(tmp_path: Path, name: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
     summary = tmp_path / f"{name}.json"
-    proc = subprocess.run([sys.executable, "-m", "companion", *ARGS, "--data-dir", str(tmp_path / name),
-                           "--summary", str(summary), *extra], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            *ARGS,
+            "--data-dir",
+            str(tmp_path / name),
+            "--summary",
+            str(summary),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert proc.returncode == 0, proc.stderr
     return proc, json.loads(summary.read_text(encoding="utf-8"))
 
@@ -44,8 +58,12 @@ def test_the_demo_plays_a_whole_stacking_game_at_the_table(tmp_path):
 def test_the_demo_killed_part_way_resumes_from_its_log(tmp_path, after):
     _, whole = demo(tmp_path, "whole")
     data = tmp_path / "killed"
-    p = subprocess.Popen([sys.executable, "-m", "companion", *ARGS, "--data-dir", str(data)],
-                         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    p = subprocess.Popen(
+        [sys.executable, "-m", "companion", *ARGS, "--data-dir", str(data)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert p.stdout is not None
     lines = []
     deadline = time.monotonic() + 120
@@ -56,5 +74,6 @@ def test_the_demo_killed_part_way_resumes_from_its_log(tmp_path, after):
     assert len(lines) == after, lines
     _, again = demo(tmp_path, "killed")
     assert again["scores"] == whole["scores"] and again["board"] == whole["board"]
-    assert again["gcg"] == whole["gcg"].replace(whole["gcg"].split("#title ")[1].split("\n")[0],
-                                                again["gcg"].split("#title ")[1].split("\n")[0])
+    assert again["gcg"] == whole["gcg"].replace(
+        whole["gcg"].split("#title ")[1].split("\n")[0], again["gcg"].split("#title ")[1].split("\n")[0]
+    )

@@ -33,8 +33,10 @@ def sq(name: str) -> tuple[int, int]:
 
 def dealt(session, racks, rainbows, pool=None):
     """The racks (and pool) the test plays with, as if the companion had dealt them."""
-    players = tuple(replace(p, rack=tuple(sorted(r)), rainbows=tuple(sorted(b)))
-                    for p, r, b in zip(session.state.players, racks, rainbows))
+    players = tuple(
+        replace(p, rack=tuple(sorted(r)), rainbows=tuple(sorted(b)))
+        for p, r, b in zip(session.state.players, racks, rainbows)
+    )
     state = replace(session.state, players=players)
     if pool is not None:
         state = replace(state, pool=tuple(pool))
@@ -45,7 +47,9 @@ def holds(session, player: int, tiles: str) -> None:
     """The player's next tiles are these (the test's deal): they replace the last ones drawn."""
     p = session.state.players[player]
     rack = tuple(sorted(p.rack[: len(p.rack) - len(tiles)] + tuple(tiles)))
-    players = tuple(replace(q, rack=rack, rainbows=()) if i == player else q for i, q in enumerate(session.state.players))
+    players = tuple(
+        replace(q, rack=rack, rainbows=()) if i == player else q for i, q in enumerate(session.state.players)
+    )
     session.state = replace(session.state, players=players)
 
 
@@ -56,13 +60,16 @@ class Table:
         self.s = session
         self.now = 1000
 
-    def lay(self, tiles: dict[str, str], rainbow: tuple[str, ...] = (), wilds: dict[str, str] | None = None) -> dict:
+    def lay(
+        self, tiles: dict[str, str], rainbow: tuple[str, ...] = (), wilds: dict[str, str] | None = None
+    ) -> dict:
         self.now += 1000
         s = self.s
         for square, letter in (wilds or {}).items():
             s.name_wild(self.now, f"{square} {letter}")
         top = s.state.board.top.with_tiles(
-            (sq(k), Tile(v.upper(), blank=v.islower())) for k, v in tiles.items())
+            (sq(k), Tile(v.upper(), blank=v.islower())) for k, v in tiles.items()
+        )
         tokens = (s.state.rainbow - {sq(k) for k in tiles}) | {sq(k) for k in rainbow}
         assert s.press(s.state.to_move, self.now) == "judge"
         out = s.judge(self.now + 10, looks_like(top, frozenset(tokens)))

@@ -45,7 +45,9 @@ def looks_like(board: Board, rainbow: frozenset) -> BoardReading:
     return replace(reading, cells=cells)
 
 
-def play_through_table(session: StackingSession, lexicon, generator, seed: int, max_turns: int = 60) -> list[str]:
+def play_through_table(
+    session: StackingSession, lexicon, generator, seed: int, max_turns: int = 60
+) -> list[str]:
     """The computer players' game at the table: each action as a player does it there."""
     from companion.engine.stacking_player import StackingPlayer
 
@@ -77,8 +79,9 @@ def play_through_table(session: StackingSession, lexicon, generator, seed: int, 
 
 def test_a_whole_game_at_the_table_is_the_rules_game_and_is_kept_in_the_log(tmp_path, english, generator):
     with GameStore(tmp_path / "games.sqlite") as store:
-        session = start_stacking(store, 0, names=["Ann", "Bob", "Cy"], seed=12, length="short",
-                                 lexicon_for=lambda _: english)
+        session = start_stacking(
+            store, 0, names=["Ann", "Bob", "Cy"], seed=12, length="short", lexicon_for=lambda _: english
+        )
         kinds = play_through_table(session, english, generator, seed=12)
         final = session.state
         assert final.over and "played" in kinds and "bought" in kinds
@@ -101,7 +104,9 @@ def test_the_page_shows_the_marketplace_prices_pool_and_each_words_multipliers(e
     # The deal told on the page: each player's tiles, the rainbow one to mark.
     deals = [v["message"] for v in doc["verdicts"] if v["kind"] == "deal"]
     assert len(deals) == 2 and all("with a token: rainbow" in m for m in deals)
-    assert doc["players"][0]["rack"] == "".join(sorted(s.state.players[0].rack)).replace("?", "") + "?" * s.state.players[0].rack.count("?")
+    assert doc["players"][0]["rack"] == "".join(sorted(s.state.players[0].rack)).replace(
+        "?", ""
+    ) + "?" * s.state.players[0].rack.count("?")
 
 
 def test_a_changed_letter_is_a_stacked_tile_and_a_stray_token_a_question(english):

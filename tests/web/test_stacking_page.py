@@ -15,14 +15,27 @@ from companion.core.move import placement_from_notation
 from companion.rules import stacking as rules
 from companion.table.stacking import start_stacking
 from tests.table.test_stacking_table import looks_like
-from tests.web.test_browser import ARTIFACTS, CHROMIUM, PHONE, sync_api  # skips without Playwright or Chromium
+from tests.web.test_browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    PHONE,
+    sync_api,
+)  # skips without Playwright or Chromium
 
 WORDS = frozenset({"MEN", "MAN", "AT", "NA"})
 
 
 def args() -> argparse.Namespace:
-    return argparse.Namespace(game="stacking", names=None, control=None, challenge=None, tileset=None,
-                              host="127.0.0.1", port=0, max_clients=8)
+    return argparse.Namespace(
+        game="stacking",
+        names=None,
+        control=None,
+        challenge=None,
+        tileset=None,
+        host="127.0.0.1",
+        port=0,
+        max_clients=8,
+    )
 
 
 def two_plays(s) -> None:
@@ -55,7 +68,9 @@ def test_the_marketplace_is_sold_by_taps_and_each_word_spelled_out():
             page.goto(live.url)
             page.wait_for_selector("#live.ok")
             assert page.inner_text("#title") == "The stacking game"
-            assert page.is_visible("#stacking") and "pool 71" in page.inner_text("#stacking-facts")  # 100 - 3 racks - 3 for sale - 5 drawn
+            assert page.is_visible("#stacking") and "pool 71" in page.inner_text(
+                "#stacking-facts"
+            )  # 100 - 3 racks - 3 for sale - 5 drawn
             # The last move, each word as the rules text writes it; the stack of two on G8.
             last = page.inner_text("#last-move")
             assert "MAN: M3 + A1 x2 + N1 x2 rainbow = 12" in last and "AT: A1 x2 + T1 DL = 4" in last
@@ -73,7 +88,9 @@ def test_the_marketplace_is_sold_by_taps_and_each_word_spelled_out():
                 page.locator("#market button").nth(i).click()
                 page.wait_for_function(
                     f"() => Number(document.body.dataset.version) > {version}"
-                    " || document.getElementById('admin-msg').textContent.includes('below zero')", timeout=3000)
+                    " || document.getElementById('admin-msg').textContent.includes('below zero')",
+                    timeout=3000,
+                )
                 return letter or ""
 
             assert page.inner_text("#price-0").split() == ["Ann", "0", "5"]
