@@ -28,6 +28,7 @@ as if the clock had run on (the only clock that can know that time is the wall c
 from __future__ import annotations
 
 import queue
+import sqlite3
 import threading
 import time
 from collections import Counter
@@ -46,10 +47,12 @@ from companion.inference import infer_move
 from companion.rules import classic
 from companion.rules.classic import VerdictKind
 from companion.store import (
+    DamagedLog,
     GameStore,
     StoredEvent,
     entry_from_json,
     entry_to_json,
+    short,
     wall_ms,
 )
 from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
@@ -131,7 +134,22 @@ class LoggedGame:
         try:
             self.store.append(self.game_id, kind, payload, at_ms)
         except CompanionError as exc:
+            self._refold()
             raise ActionError(f"not saved: {exc}", 503) from None
+
+    def _refold(self) -> None:
+        """After a write that failed (a full disk), the game as its log has it: the change the
+        write was for (already made in memory) is dropped, so that what the page shows and what
+        comes next never part from the log. Once there is room again the game goes on from it."""
+        try:
+            fresh = type(self).restore(self.store, lexicon_for=getattr(self, "_lexicon_for", None))  # type: ignore
+        except Exception:  # noqa: BLE001 - the failed write's own error is the one to report
+            return
+        if fresh is not None and fresh.game_id == self.game_id:
+            revision = getattr(self, "revision", 0)
+            self.__dict__.update(fresh.__dict__)
+            if hasattr(self, "revision"):
+                self.revision = revision + 1  # the page shows the game as it is now
 
     def _replay_event(self, e: StoredEvent) -> None:
         raise NotImplementedError
@@ -367,17 +385,14 @@ def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "t
         from companion.lexicon import load_lexicon
 
         lexicon_for = load_lexicon
-    session: Any = TableSession.restore(store, lexicon_for=lexicon_for)
-    current = store.current_game()
-    if session is None and current is not None and current.startswith("house-"):
-        from companion.house_table import HouseSession
-
-        session = HouseSession.restore(store, lexicon_for=lexicon_for)
-    elif session is None and current is not None:
-        # The game in progress is the solo dungeon (started from the page): it goes on.
-        from companion.dungeon_table import DungeonSession
-
-        session = DungeonSession.restore(store, lexicon_for=lexicon_for)
+    try:
+        session = _restore(store, lexicon_for)
+    except DamagedLog as exc:
+        # A log whose events do not fold into a game: left as it is, or (asked for) moved aside.
+        if not store.fresh_log:
+            raise
+        store.set_aside(exc.reason)
+        session = None
     now = (clock or TableClock.resumed)(store.last())
     if session is None:
         try:
@@ -389,6 +404,26 @@ def resume_or_start(store: GameStore, names: Sequence[str], *, control: Any = "t
         except ActionError as exc:
             raise CompanionError(str(exc)) from None
     return session, now
+
+
+def _restore(store: GameStore, lexicon_for: Callable[[str], Container[str]]) -> Any:
+    """The game in progress in ``store``, folded from its events; None when there is none."""
+    try:
+        session: Any = TableSession.restore(store, lexicon_for=lexicon_for)
+        current = store.current_game()
+        if session is None and current is not None and current.startswith("house-"):
+            from companion.house_table import HouseSession
+
+            session = HouseSession.restore(store, lexicon_for=lexicon_for)
+        elif session is None and current is not None:
+            # The game in progress is the solo dungeon (started from the page): it goes on.
+            from companion.dungeon_table import DungeonSession
+
+            session = DungeonSession.restore(store, lexicon_for=lexicon_for)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, sqlite3.Error, ActionError) as exc:
+        what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise DamagedLog(store.path, f"its events do not fold into a game (an event {short(what)})") from None
+    return session
 
 
 def _acted(action: classic.Action) -> Any:
