@@ -29,7 +29,7 @@ from companion.clock.engine import (
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
 from companion.errors import CompanionError
 from companion.rules.classic import ChallengeMode
-from companion.web.session import MAX_NAME
+from companion.web.session import MAX_NAME, display_name
 
 EXAMPLE = """\
 # The companion's configuration. Every key is optional; these are the defaults.
@@ -228,8 +228,9 @@ def parse_config(text: str, name: str = "config") -> Config:
     names = game.get("names")
     if names is not None:
         if (not isinstance(names, list) or len(names) != players
-                or not all(isinstance(n, str) and 1 <= len(" ".join(n.split())) <= MAX_NAME for n in names)):
-            raise CompanionError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player")
+                or not all(isinstance(n, str) and display_name(n) is not None for n in names)):
+            raise CompanionError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player, "
+                                 "none of them a control character")
         names = [" ".join(n.split()) for n in names]
         if len({n.casefold() for n in names}) != len(names):
             raise CompanionError(f"{name}: game.names: two players have the same name")
@@ -370,7 +371,7 @@ class _Reader:
     def duration(self, t: dict, key: str, default: float, unit_ms: int, positive: bool = False) -> int:
         """A number of minutes or seconds (``unit_ms`` each), in milliseconds."""
         v = t.get(key.rsplit(".", 1)[-1], default)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise self.fail(key, f"a number, not {v!r}")
         ms = round(v * unit_ms)
         if ms < 0 or (positive and ms <= 0) or ms > 24 * 60 * MINUTE_MS:

@@ -44,7 +44,7 @@ from typing import Any, Iterator
 from companion.clock.now import wall_ms
 from companion.core.board import Tile
 from companion.core.move import PlacedTile, Placement
-from companion.errors import CompanionError
+from companion.errors import CompanionError, one_line
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions
 from companion.wal import read_wal
@@ -93,14 +93,6 @@ class DamagedLog(CompanionError):
 
 # The files of one SQLite database in WAL mode: a log is moved aside with all three or not at all.
 SIDE_FILES = ("-wal", "-shm")
-MESSAGE_CHARS = 200  # of a foreign error in a one-line message
-
-
-def short(text: object) -> str:
-    """``text`` fit for one line of a message: control characters shown escaped, cut short."""
-    s = str(text)
-    s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in s)
-    return s if len(s) <= MESSAGE_CHARS else s[:MESSAGE_CHARS] + "..."
 
 
 class GameStore:
@@ -174,7 +166,7 @@ class GameStore:
         except sqlite3.Error as exc:
             with contextlib.suppress(Exception):
                 self.db.close()
-            raise CompanionError(f"{self.path}: cannot make a game log ({short(exc)})") from None
+            raise CompanionError(f"{self.path}: cannot make a game log ({one_line(exc)})") from None
         self._writing = True
 
     def _open_reading(self) -> None:
@@ -183,12 +175,12 @@ class GameStore:
         try:
             self.db = self._reader()
         except sqlite3.Error as exc:
-            raise CompanionError(f"{self.path}: cannot open ({short(exc)})") from None
+            raise CompanionError(f"{self.path}: cannot open ({one_line(exc)})") from None
         try:
             self._check_ours()
             bad = self.db.execute("PRAGMA quick_check").fetchone()[0]
             if bad != "ok":
-                raise DamagedLog(self.path, f"the file is damaged ({short(bad)})")
+                raise DamagedLog(self.path, f"the file is damaged ({one_line(bad)})")
             for seq, payload in self.db.execute("SELECT seq, payload FROM events ORDER BY seq"):
                 try:
                     json.loads(payload)
@@ -196,7 +188,7 @@ class GameStore:
                     raise DamagedLog(self.path, f"event {seq} is not valid JSON") from None
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise DamagedLog(self.path, f"not a companion game log ({short(exc)})") from None
+            raise DamagedLog(self.path, f"not a companion game log ({one_line(exc)})") from None
         except BaseException:
             self.db.close()
             raise
@@ -225,7 +217,7 @@ class GameStore:
             db.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:
             self.db = self._reader()
-            raise CompanionError(f"{self.path}: cannot write the game log ({short(exc)})") from None
+            raise CompanionError(f"{self.path}: cannot write the game log ({one_line(exc)})") from None
         self.db = db
         self._writing = True
 
@@ -293,7 +285,7 @@ class GameStore:
         if rows.get("app") != APP:
             raise DamagedLog(self.path, "a SQLite database, but not a companion game log")
         if rows.get("format") != str(FORMAT):
-            raise CompanionError(f"{self.path}: a game log of format {short(rows.get('format'))}, "
+            raise CompanionError(f"{self.path}: a game log of format {one_line(rows.get('format'))}, "
                                  f"this companion reads {FORMAT}; left as it is")
 
     def close(self) -> None:
@@ -344,7 +336,7 @@ class GameStore:
                     (game, kind, data, int(self.wall()), int(at_ms)),
                 )
         except sqlite3.Error as exc:
-            raise CompanionError(f"{self.path}: cannot write the game log ({short(exc)})") from None
+            raise CompanionError(f"{self.path}: cannot write the game log ({one_line(exc)})") from None
         return int(cur.lastrowid)
 
     # -- reading --

@@ -42,7 +42,7 @@ from companion.clock.engine import format_ms
 from companion.clock.now import monotonic_ms
 from companion.core.board import Board
 from companion.core.tiles import BLANK, get_tileset
-from companion.errors import CompanionError
+from companion.errors import CompanionError, one_line
 from companion.inference import infer_move
 from companion.rules import classic
 from companion.rules.classic import VerdictKind
@@ -52,7 +52,6 @@ from companion.store import (
     StoredEvent,
     entry_from_json,
     entry_to_json,
-    short,
     wall_ms,
 )
 from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
@@ -422,7 +421,7 @@ def _restore(store: GameStore, lexicon_for: Callable[[str], Container[str]]) -> 
             session = DungeonSession.restore(store, lexicon_for=lexicon_for)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, sqlite3.Error, ActionError) as exc:
         what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-        raise DamagedLog(store.path, f"its events do not fold into a game (an event {short(what)})") from None
+        raise DamagedLog(store.path, f"its events do not fold into a game (an event {one_line(what)})") from None
     return session
 
 

@@ -64,6 +64,14 @@ MAX_NAME = 24
 FEED_KEPT = 200  # verdict lines kept for the page (the log keeps everything)
 
 
+def display_name(raw: str) -> str | None:
+    """``raw`` as a display name (runs of white space made one space), or None when it cannot
+    be one: empty, longer than MAX_NAME, or holding a control character (a NUL in a name made
+    the game's GCG unreadable, by our own rescore too)."""
+    name = " ".join(raw.split())
+    return name if 0 < len(name) <= MAX_NAME and name.isprintable() else None
+
+
 class ActionError(Exception):
     """An action the session refuses: nothing changed. ``status`` is the HTTP status it means."""
 
@@ -479,11 +487,11 @@ class ClassicSession:
     def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
         if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
             raise ActionError("names: a list of 2 to 4 display names")
-        names = tuple(" ".join(n.split()) for n in names)
         if not 2 <= len(names) <= 4:
             raise ActionError(f"classic Scrabble is for 2 to 4 players, not {len(names)}")
-        if any(not n or len(n) > MAX_NAME for n in names):
-            raise ActionError(f"a display name has 1 to {MAX_NAME} characters")
+        if any(display_name(n) is None for n in names):
+            raise ActionError(f"a display name has 1 to {MAX_NAME} characters, none of them a control character")
+        names = tuple(" ".join(n.split()) for n in names)
         if len({n.casefold() for n in names}) != len(names):
             raise ActionError("two players have the same name")
         label, control_value = time_control(control)
