@@ -36,7 +36,6 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
 from companion.clock.engine import format_ms
 from companion.clock.now import monotonic_ms
 from companion.core.board import Board
