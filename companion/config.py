@@ -156,6 +156,9 @@ def default_path() -> Path:
     return base / "companion" / "config.toml"
 
 
+MAX_CONFIG_BYTES = 256 * 1024  # a configuration is a few KB; a larger file is not one (and is not read whole)
+
+
 def load_config(path: Path | None = None) -> Config:
     """The configuration at ``path`` (or the default place); any problem is one line."""
     explicit = path is not None or bool(os.environ.get("COMPANION_CONFIG"))
@@ -166,7 +169,11 @@ def load_config(path: Path | None = None) -> Config:
             raise CompanionError(f"{name}: no such configuration file")
         return Config()
     try:
-        text = path.read_bytes().decode("utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise CompanionError(f"{name}: larger than {MAX_CONFIG_BYTES // 1024} KB: not a configuration file")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CompanionError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_config(text, name)

@@ -194,3 +194,11 @@ def test_a_name_with_a_nul_is_refused_and_the_gcg_stays_readable(tmp_path):
     cfg = tmp_path / "table.toml"
     cfg.write_text('[game]\nnames = ["A\\u0000n", "Bob"]\n')
     assert "game.names" in one_line_error(run("run", "--config", str(cfg), "--mock"))
+
+
+def test_a_huge_configuration_file_is_refused_unread(tmp_path):
+    cfg = tmp_path / "table.toml"
+    with open(cfg, "wb") as f:  # 300 MB, sparse
+        f.truncate(300 << 20)
+    assert one_line_error(run("run", "--config", str(cfg), "--mock")) == \
+        f"companion: {cfg}: larger than 256 KB: not a configuration file"
