@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.imagesize import MAX_IMAGE_PIXELS, image_size
 
 BOMB_SIDE = 30000
@@ -181,7 +181,8 @@ def test_a_profile_with_an_impossible_image_size(tmp_path, size):
 
 
 def test_a_name_with_a_nul_is_refused_and_the_gcg_stays_readable(tmp_path):
-    from companion.web.session import ActionError, ClassicSession
+    from companion.table.classic import ClassicSession
+    from companion.table.session import ActionError
 
     s = ClassicSession(["Ann", "Bob"], control="tournament", challenge="single", tileset="en")
     for bad in ("A\x00n", "B\x1b[2Job", "x\ny"[:1] + "\x07"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import struct
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 # Larger files are not camera frames; refusing them before reading keeps a mistaken path from
 # eating memory.

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.atomic import write_atomic
-from companion.errors import CompanionError, one_line
+from companion.core.atomic import write_atomic
+from companion.core.errors import CompanionError, one_line
 
 VERSION = 1
 MAX_PROFILE_BYTES = 1 << 20  # the JSON; its arrays are in the .npz beside it

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.store import FILE_NAME
-from companion.wal import read_wal
+from companion.table.store import FILE_NAME
+from companion.table.wal import read_wal
 
 KILLED_AT = 12
 
