@@ -266,7 +266,7 @@ def action_to_json(action: classic.Action) -> dict[str, Any]:
 def action_from_json(d: dict[str, Any]) -> classic.Action:
     kind = d["type"]
     if kind == "play":
-        return classic.Play(Placement.of(PlacedTile(int(r), int(c), str(l), bool(b)) for r, c, l, b in d["tiles"]))
+        return classic.Play(Placement.of(PlacedTile(int(r), int(c), str(letter), bool(b)) for r, c, letter, b in d["tiles"]))
     if kind == "pass":
         return classic.Pass()
     if kind == "exchange":
