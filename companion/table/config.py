@@ -265,7 +265,8 @@ def _game(r: _Reader, game: dict, players: int, boards: int) -> type[Game]:
     low, high = chosen.seats
     if not low <= players <= high:
         seats = str(low) if low == high else f"{low} to {high}"
-        raise CompanionError(f"{r.name}: game.players: {chosen.title} is for {seats} players, not {players}")
+        raise CompanionError(f"{r.name}: game.players: {chosen.title} is for {seats} player{'s' if high > 1 else ''}, "
+                             f"not {players}")
     if boards != chosen.boards:
         raise CompanionError(f"{r.name}: game.boards: {chosen.title} is played on {chosen.boards}, not {boards}")
     return chosen
