@@ -15,11 +15,12 @@ Adding a game: its rules module, its session (and view), and one subclass here, 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Container, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
 from companion.rules import house as house_rules
@@ -30,7 +31,7 @@ from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
 from companion.table.session import PRESETS, TILESETS, ActionError
 from companion.table.snapshot import classic_document
-from companion.table.store import GameStore, StoredEvent
+from companion.table.store import DamagedLog, GameStore, StoredEvent
 
 LexiconFor = Callable[[str], Container[str]]
 
@@ -176,16 +177,21 @@ def act(session: Any, now_ms: int, action: Any, tiles: Any) -> None:
 
 def resume(store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
     """The game in progress in the log, folded back by the game it belongs to; None when the log
-    has none."""
-    current = store.current_game()
-    if current is None:
-        return None
-    first = store.events(current)[0]
-    for game in GAMES.values():
-        if game.owns(first):
-            return game.restore(store, lexicon_for)
-    raise CompanionError(f"{store.path}: the game in progress ({current}) is no game this companion plays "
-                         f"(its log begins with {first.kind!r})")
+    has none. Events that do not fold into a game (a renamed key, a value of another type) are
+    :class:`DamagedLog`, one line, not a traceback."""
+    try:
+        current = store.current_game()
+        if current is None:
+            return None
+        first = store.events(current)[0]
+        for game in GAMES.values():
+            if game.owns(first):
+                return game.restore(store, lexicon_for)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, sqlite3.Error, ActionError) as exc:
+        what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise DamagedLog(store.path, f"its events do not fold into a game (an event {one_line(what)})") from None
+    raise DamagedLog(store.path, f"the game in progress ({one_line(current)}) is no game this companion plays "
+                     f"(its log begins with {one_line(first.kind)!r})")
 
 
 def resume_or_start(store: GameStore, names: Sequence[str] = (), *, game: str = "classic",
@@ -201,7 +207,14 @@ def resume_or_start(store: GameStore, names: Sequence[str] = (), *, game: str = 
         from companion.lexicon import load_lexicon
 
         lexicon_for = load_lexicon
-    session = resume(store, lexicon_for)
+    try:
+        session = resume(store, lexicon_for)
+    except DamagedLog as exc:
+        # A log whose events do not fold into a game: left as it is, or (asked for) moved aside.
+        if not store.fresh_log:
+            raise
+        store.set_aside(exc.reason)
+        session = None
     now = (clock or TableClock.resumed)(store.last())
     if session is None:
         try:
