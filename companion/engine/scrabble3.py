@@ -433,3 +433,91 @@ def generator_for(lexicon: Container[str] | None = None,
 
 def rack_list(text: str | Sequence[str]) -> list[str]:
     return [t.upper() if t != BLANK else t for t in text]
+
+
+# ---------------------------------------------------------------------------------------------
+# A computer player
+
+
+class Scrabble3Player:
+    """Plays Scrabble III as the classic skill-5 player does: the move of best equity (score
+    plus the value of the tiles kept, :mod:`companion.engine.leave`, while the bag has tiles),
+    among the 200 best-scoring; without a move it exchanges (8 tiles in the bag at least) or
+    passes. In the final-racks round it plays the best move with the other's rack, or declines."""
+
+    CANDIDATES = 200
+
+    def __init__(self, generator: Scrabble3Generator, leave_weight: float = 1.0) -> None:
+        self.generator = generator
+        self.leave_weight = leave_weight
+
+    def decide(self, board: Board, rack: Sequence[str], bag_size: int,
+               faces: Mapping[Coord, str] | None = None) -> Scrabble3Move | str | None:
+        """The move, or the tiles to exchange, or None to pass."""
+        from companion.engine.leave import leave_value
+        from companion.engine.player import best_keep
+
+        rack = rack_list(rack)
+        found = self.generator.scored(board, rack, faces)
+        found.sort(key=lambda m: (-m[0], m[1][1:], m[2].squares if m[2] else ()))
+        weight = self.leave_weight if bag_size > 0 else 0.0
+        best = None
+        for score, raw, pick, used in found[: self.CANDIDATES]:
+            move = self.generator.to_move(board, raw, pick, list(used))
+            equity = float(score)
+            if weight:
+                left = list(used)
+                for t in move.rack_tiles:
+                    left.remove(t)
+                equity += weight * leave_value(left, self.generator.tileset)
+            if best is None or equity > best[0]:
+                best = (equity, move)
+        if best is not None:
+            return best[1]
+        if rack and bag_size >= s3.EXCHANGE_MIN_BAG:
+            keep = list(best_keep(rack, len(rack), self.generator.tileset))
+            give = list(rack)
+            for t in keep:
+                give.remove(t)
+            return "".join(give) or None
+        return None
+
+    def action(self, state: s3.Scrabble3State) -> s3.Action:
+        """The action for the player to move (racks must be dealt by the companion)."""
+        me = state.players[state.to_move]
+        if me.rack is None:
+            raise CompanionError("a computer player needs to see its rack")
+        faces = dict(state.faces)
+        if state.phase is s3.Phase.FINAL_RACKS:
+            other = state.end_racks[1 - state.to_move]
+            found = self.generator.best(state.board, list(other), 1, faces)
+            return found[0].action() if found else s3.Decline()
+        decision = self.decide(state.board, me.rack, state.bag_size, faces)
+        if isinstance(decision, Scrabble3Move):
+            return decision.action()
+        if decision:
+            return s3.Exchange(decision)
+        return s3.Pass()
+
+
+def self_play(generator: Scrabble3Generator, lexicon: Container[str], *, seed: int = 0,
+              max_turns: int = 300, positions: list | None = None) -> tuple[s3.Scrabble3State, list[s3.Verdict]]:
+    """One Scrabble III game between two computer players, every action judged by the rules;
+    a refused or invalid play is a bug of the generator and raises. ``positions`` collects
+    (board, rack, faces) before every regular turn (the benchmark's positions)."""
+    state = s3.new_game(["cpu-1", "cpu-2"], generator.options, seed=seed)
+    players = [Scrabble3Player(generator), Scrabble3Player(generator)]
+    verdicts: list[s3.Verdict] = []
+    for _ in range(max_turns):
+        if state.over:
+            return state, verdicts
+        if positions is not None and state.phase is s3.Phase.PLAY:
+            positions.append((state.board, state.players[state.to_move].rack, dict(state.faces)))
+        action = players[state.to_move].action(state)
+        out = s3.apply(state, action, lexicon)
+        for v in out.verdicts:
+            if v.kind in (s3.VerdictKind.REFUSED, s3.VerdictKind.INVALID, s3.VerdictKind.FINAL_RACKS_INVALID):
+                raise AssertionError(f"the rules took {action} as {v.kind.value}: {v.message}")
+        verdicts.extend(out.verdicts)
+        state = out.state
+    raise AssertionError(f"no end after {max_turns} turns")
