@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from companion.clock.engine import format_ms
-from companion.config import EXAMPLE, default_path, load_config
+from companion.table.config import EXAMPLE, default_path, load_config
 
 
 def register(sub: argparse._SubParsersAction) -> None:

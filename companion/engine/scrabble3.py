@@ -34,7 +34,7 @@ from companion.core.move import Placement, format_square, notation_of
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import run_through
 from companion.engine.movegen import BLANK_CODE, BOARD_CODE, Analysis, Generator, RawMove, _Frame
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import scrabble3 as s3
 from companion.rules.common import IllegalPlay
 

@@ -106,7 +106,7 @@ from companion.core.board import EXTENDED, Board, Coord, Direction, Layout, Prem
 from companion.core.move import PlacedTile, Placement, format_square
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import Word, WordScore, placement_direction, run_through
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.common import (
     IllegalPlay,
     PlayScore,

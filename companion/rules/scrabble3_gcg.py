@@ -29,7 +29,7 @@ from companion.core.board import Board, Coord, Tile
 from companion.core.gcg import Event, GameRecord, Play
 from companion.core.move import format_square, parse_position, placement_from_notation
 from companion.core.tiles import TileSet
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import scrabble3 as s3
 from companion.rules.common import IllegalPlay
 from companion.rules.rescore import GamePlay
