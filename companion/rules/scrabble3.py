@@ -107,6 +107,7 @@ from companion.core.move import PlacedTile, Placement, format_square
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import Word, WordScore, placement_direction, run_through
 from companion.core.errors import CompanionError
+from companion.rules.classic import Exchange, Pass
 from companion.rules.common import (
     IllegalPlay,
     PlayScore,
@@ -524,16 +525,6 @@ class SwapBlank:
 
 
 @dataclass(frozen=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True)
-class Exchange:
-    tiles: str  # letters, ``?`` for a blank
-
-
-@dataclass(frozen=True)
 class Decline:
     """The final-racks round: no play with the other's rack."""
 
@@ -545,6 +536,7 @@ class RevealRacks:
     racks: tuple[str, ...]
 
 
+# Pass and Exchange are the classic game's actions (an exchange of four of a kind is refused).
 Action = Play | SwapBlank | Pass | Exchange | Decline | RevealRacks
 
 
@@ -891,6 +883,8 @@ def _exchange(state: Scrabble3State, action: Exchange) -> Outcome:
     me = state.to_move
     p = state.players[me]
     tiles = [t.upper() if t != BLANK else t for t in action.tiles]
+    if action.four_of_a_kind:
+        return _refuse(state, "Scrabble III has no exchange of four of a kind")
     if not tiles:
         return _refuse(state, "No tiles to exchange: pass instead")
     if any(t != BLANK and t not in state.tileset.alphabet for t in tiles):

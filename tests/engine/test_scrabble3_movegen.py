@@ -25,6 +25,7 @@ from companion.engine import native
 from companion.engine.dawg import build
 from companion.engine.movegen import Generator
 from companion.engine.scrabble3 import Scrabble3Generator, generator_for, word_list
+from tests.engine.test_movegen import random_board as classic_random_board
 from companion.rules import scrabble3 as s3
 
 TS = get_tileset("super3")
@@ -76,22 +77,9 @@ def stretches(rng: random.Random, board: Board, rack: str, n: int = 60) -> set[s
 
 
 def random_board(rng: random.Random, words: list[str], n_words: int) -> tuple[Board, dict]:
-    tiles: dict = {}
-    faces: dict = {}
-    centre = EXTENDED.centre
-    for _ in range(n_words):
-        w = rng.choice(words)
-        across = rng.random() < 0.5
-        r = centre[0] + rng.randint(-6, 6)
-        c = centre[1] + rng.randint(-6, 6)
-        for i, ch in enumerate(w):
-            sq = (r, c + i) if across else (r + i, c)
-            if EXTENDED.contains(sq) and sq not in tiles:
-                blank = rng.random() < 0.15
-                tiles[sq] = Tile(ch, blank=blank)
-                if blank:
-                    faces[sq] = rng.choice("?JQXZ")
-    return Board(EXTENDED, tiles), faces
+    """The classic test's random board on the 21x21 layout; each blank a blank or a flipped JQXZ."""
+    board = classic_random_board(rng, EXTENDED, words, n_words)
+    return board, {sq: rng.choice("?JQXZ") for sq, t in board.items() if t.blank}
 
 
 _ORACLE: dict = {}
