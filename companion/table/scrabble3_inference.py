@@ -37,7 +37,8 @@ class Scrabble3Inferred:
     pick_off: tuple[Coord, ...] = ()
     swaps: tuple[Coord, ...] = ()
     face_down: tuple[Coord, ...] = ()  # new blanks that are flipped JQXZ
-    questions: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()  # the move does not stand until they are settled
+    asked: tuple[str, ...] = ()  # the move stands; which letter a blank stands for is asked
 
     def action(self) -> s3.Play | s3.SwapBlank | None:
         """The rules' action, when the reading is one (faces of flipped tiles unknown: a table
@@ -94,13 +95,13 @@ def infer_scrabble3(
             return Scrabble3Inferred(questions=tuple(_asked(board, seen, sq) for sq in others), swaps=swaps)
         return Scrabble3Inferred(swaps=swaps, questions=inferred.questions)
     placement = inferred.placement
-    questions = list(inferred.questions)
+    questions = []
     found = s3.find_pick_off(after_swaps, pick) if pick else None
     wrong = s3.shape_error(after_swaps, placement, found if isinstance(found, s3.PickOff) else None)
     if wrong is not None:
         questions.append(f"not a Scrabble III move: {wrong.message}")
     downs = tuple(sq for sq in face_down if sq in placement.coords)
-    return Scrabble3Inferred(placement, pick, swaps, downs, tuple(questions))
+    return Scrabble3Inferred(placement, pick, swaps, downs, tuple(questions), inferred.questions)
 
 
 def _seen(board: Board, cells: Sequence[CellReading]) -> dict[Coord, str | None]:
