@@ -18,6 +18,7 @@ judged. In the final-racks round a press with new tiles is the attempt with the 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from collections.abc import Callable, Container, Sequence
 from typing import Any
 
@@ -270,7 +271,19 @@ class Scrabble3Session(LoggedGame):
             return self._question(now_ms, player, list(inferred.questions))
         actions: list[s3.Action] = []
         if inferred.placement is not None:
-            actions.append(inferred.action())  # type: ignore[arg-type]
+            play = inferred.action()
+            assert isinstance(play, s3.Play)
+            rack = state.players[player].rack if state.phase is s3.Phase.PLAY else (
+                state.end_racks[1 - player] if state.end_racks else None)
+            if rack is not None and inferred.face_down:
+                # A dealt game knows the racks: a face-down tile is one of the JQXZ not laid upright.
+                upright = [t.letter for t in play.placement.tiles if not t.blank]
+                spare = [t for t in rack if t in s3.JQXZ]
+                for letter in upright:
+                    if letter in spare:
+                        spare.remove(letter)
+                play = replace(play, flipped=tuple(zip(inferred.face_down, spare)))
+            actions.append(play)
         else:
             actions += [s3.SwapBlank(sq) for sq in inferred.swaps]
             actions.append(s3.Decline() if state.phase is s3.Phase.FINAL_RACKS else s3.Pass())

@@ -124,3 +124,20 @@ def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
     session.press(1 - mover, 800)
     assert session.judge(850, reading(seen))["verdicts"][0] == "declined"
     assert session.state.over
+
+
+def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon):
+    session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="untimed", seed=4, deal=True,
+                                       lexicon_for=lambda ts: lexicon)
+    from dataclasses import replace
+
+    players = list(session.state.players)
+    players[0] = replace(players[0], rack=tuple(sorted("RAMEDQST")))
+    session.state = session.start_state = replace(session.state, players=tuple(players))
+    # RAMMED across H11..M11 with the Q face down as the second M (a blank).
+    seen = laid(Board(EXTENDED), "11H", "RAMmED")
+    session.press(0, 100)
+    assert session.judge(200, reading(seen, frozenset({(10, 10)})))["verdicts"] == ["played"]
+    assert session.state.face((10, 10)) == "Q"
+    # R1 A1 M3 m0 E1 D2 = 8, the blank on the star doubles it: 16, and the 6-tiler's 20.
+    assert session.history_rows[-1]["points"] == 36
