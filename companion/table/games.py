@@ -328,7 +328,7 @@ class Scrabble3(Game):
     tilesets = ("en",)
     grid = 21
     seats = (2, 4)
-    settings = ("names", "control", "seed", "deal", "stretch", "final_racks")
+    settings = ("names", "control", "seed", "deal", "stretch", "final_racks", "scoop")
     actions = {"racks": "enter_racks"}
 
     @classmethod

@@ -75,7 +75,8 @@ class Scrabble3Session(LoggedGame):
 
     def __init__(self, store: GameStore | None, names: Sequence[str] = ("Player 1", "Player 2"), *,
                  control: Any = "tournament", seed: int | None = None, deal: bool = False,
-                 stretch: str = s3.StretchTable.TABLE.value, final_racks: bool = True, now_ms: int = 0,
+                 stretch: str = s3.StretchTable.TABLE.value, final_racks: bool = True, scoop: int = 100,
+                 now_ms: int = 0,
                  lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False) -> None:
         if lexicon_for is None:
             from companion.lexicon import load_lexicon
@@ -95,7 +96,7 @@ class Scrabble3Session(LoggedGame):
         self.questions: list[str] = []
         self.pending_press: dict[str, int] | None = None
         self._start(now_ms, names=names, control=control, seed=seed, deal=deal, stretch=stretch,
-                    final_racks=final_racks)
+                    final_racks=final_racks, scoop=scoop)
 
     # -- what the table knows --
 
@@ -122,7 +123,7 @@ class Scrabble3Session(LoggedGame):
     # -- starting --
 
     def _start(self, now_ms: int, *, names: Any, control: Any, seed: Any, deal: Any, stretch: Any,
-               final_racks: Any) -> None:
+               final_racks: Any, scoop: Any = 100) -> None:
         if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
             raise ActionError("names: a list of 2 to 4 display names")
         names = tuple(" ".join(n.split()) for n in names)
@@ -134,15 +135,17 @@ class Scrabble3Session(LoggedGame):
             seed = random.SystemRandom().randrange(2**31)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise ActionError("seed: a whole number")
+        if not isinstance(scoop, int) or isinstance(scoop, bool):
+            raise ActionError("scoop: the number of tiles drawn from the 298 for the game")
         label, control_value = time_control(control)
-        options = s3.Scrabble3Options(stretch=s3.StretchTable(stretch), swap_final_racks=bool(final_racks))
+        options = s3.Scrabble3Options(stretch=s3.StretchTable(stretch), swap_final_racks=bool(final_racks), scoop=scoop)
         try:
             state = s3.new_game(names, options, seed=seed, track_tiles=bool(deal))
         except Exception as exc:
             raise ActionError(str(exc)) from None
         self.lexicon  # noqa: B018 - a list that cannot load fails here, before anything changes
         self.settings = {"names": list(names), "control": control, "seed": seed, "deal": bool(deal),
-                         "stretch": stretch, "final_racks": bool(final_racks)}
+                         "stretch": stretch, "final_racks": bool(final_racks), "scoop": scoop}
         self.start_state = state
         self.state = state
         self.actions: list[s3.Action] = []
@@ -158,7 +161,8 @@ class Scrabble3Session(LoggedGame):
     def new_game(self, now_ms: int, **settings: Any) -> None:
         merged = {**self.settings, **{k: v for k, v in settings.items() if v is not None}}
         merged["deal"] = merged.get("deal", False)
-        self._start(now_ms, **{k: merged[k] for k in ("names", "control", "seed", "deal", "stretch", "final_racks")})
+        self._start(now_ms, **{k: merged[k] for k in ("names", "control", "seed", "deal", "stretch", "final_racks",
+                                                      "scoop")})
 
     # -- acting --
 
@@ -360,7 +364,7 @@ class Scrabble3Session(LoggedGame):
         settings = events[0].payload["settings"]
         session = cls(store, settings["names"], control=settings["control"], seed=settings["seed"],
                       deal=settings["deal"], stretch=settings["stretch"], final_racks=settings["final_racks"],
-                      now_ms=events[0].at_ms, lexicon_for=lexicon_for, _replaying=True)
+                      scoop=settings.get("scoop", 100), now_ms=events[0].at_ms, lexicon_for=lexicon_for, _replaying=True)
         session.game_id = game
         session._replay_events(events[1:])
         return session
