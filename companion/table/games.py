@@ -24,11 +24,13 @@ from companion.core.errors import CompanionError, one_line
 from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
 from companion.rules import house as house_rules
+from companion.rules import scrabble3 as scrabble3_rules
 from companion.table.classic import ClassicSession, TableSession
 from companion.table.dungeon import DungeonSession, start_dungeon
 from companion.table.dungeon_snapshot import dungeon_document
 from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
+from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
 from companion.table.session import PRESETS, TILESETS, ActionError
 from companion.table.snapshot import classic_document
 from companion.table.store import DamagedLog, GameStore, StoredEvent
@@ -324,6 +326,35 @@ class House(Game):
         names = cfg.player_names()
         return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset, colours=cfg.colours,
                                         minutes=minutes)
+
+
+@register
+class Scrabble3(Game):
+    name = "scrabble3"
+    title = "Scrabble III (21x21, big words, wild JQXZ)"
+    rules = scrabble3_rules
+    session = Scrabble3Session
+    view = staticmethod(scrabble3_document)
+    log_kind = "scrabble3"
+    # The tiles the camera reads are English tiles; the game's own bag (298, a scoop of 100)
+    # is the rules' business.
+    tilesets = ("en",)
+    grid = 21
+    seats = (2, 4)
+    settings = ("names", "control", "seed", "deal", "stretch", "final_racks", "scoop")
+    actions = {"racks": "enter_racks"}
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        names = settings.pop("names", None) or ["Player 1", "Player 2"]
+        return Scrabble3Session(store, names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
+
+    @classmethod
+    def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:
+        control = classic_control(cfg)
+        names = cfg.player_names()
+        return lambda now_ms: cls.start(store, now_ms, names=names, control=control)
 
 
 @register
