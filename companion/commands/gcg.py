@@ -18,12 +18,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from companion.core.errors import CompanionError
 from companion.core.gcg import LETTERED_ROWS, GameRecord, describe, read_record
 from companion.core.tiles import tileset_names
-from companion.rules.rescore import Rescore, choose_tileset, rescore
+from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 
-# The games whose records can be rescored: the classic rules, or the stacking game's extension.
-GAMES = ("classic", "stacking")
+# The games whose records can be rescored: the classic rules, Scrabble III's, the stacking game's.
+GAMES = ("classic", "scrabble3", "stacking")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument(
         "--game",
         choices=GAMES,
-        help="the game's rules (default: stacking for a record with '#game-type stacking', else classic)",
+        help="the rules to score by (default: stacking for a record with '#game-type stacking', else "
+        "classic; scrabble3: the 21x21 board, its bonuses, and the #scrabble3 note lines for pick-offs "
+        "and blank swaps, see docs/scrabble3.md; stacking: see docs/stacking.md)",
     )
     r.add_argument("--json", action="store_true", help="print a machine-readable document")
     r.set_defaults(func=run_rescore)
@@ -60,19 +63,37 @@ def run_rescore(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     record = read_record(args.file)
-    game = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
-    if game == "stacking":
+    name = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
+    if name == "stacking":
         from companion.rules.stacking_record import rescore_stacking
 
         result = rescore_stacking(record, choose_tileset(record, args.tileset), str(args.file))
     else:
-        result = rescore(record, choose_tileset(record, args.tileset), str(args.file))
+        choice, game = game_scoring(record, name, args.tileset)
+        result = rescore(record, choice, str(args.file), game=game)
     if args.json:
         json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         print_table(result, str(args.file), sys.stdout)
     return 0 if result.agrees else 1
+
+
+def game_scoring(
+    record: GameRecord, game: str, tileset: str | None
+) -> tuple[TileSetChoice, GameScoring | None]:
+    """The tile set and the game's scoring for ``--game``: the classic game chooses its tile set
+    from the record; Scrabble III has its own 298-tile set and board."""
+    if game == "classic":
+        return choose_tileset(record, tileset), None
+    from companion.rules import scrabble3
+    from companion.rules.scrabble3_gcg import Scrabble3Scoring, options_of
+
+    if tileset not in (None, scrabble3.TILESET):
+        raise CompanionError(f"--game scrabble3 plays with the {scrabble3.TILESET} tile set, not {tileset}")
+    if record.orientation == LETTERED_ROWS:
+        raise CompanionError("a Scrabble III record letters its columns (#orientation lettered-rows is not taken)")
+    return TileSetChoice(scrabble3.TILESET, "--game scrabble3"), Scrabble3Scoring(options_of(record))
 
 
 # --- presentation ------------------------------------------------------------------------------

@@ -2,9 +2,12 @@
 
 One piece of code for every game: a word is the maximal run of tiles through a newly placed
 tile along one line; a premium square counts only for the tile placed on it this turn.
-Games that change how a letter is valued pass ``letter_value`` (Scrabble III's small-word cap,
-the stacking game's stack multiplier); a game where a tile may land on a covered premium square
-names the squares whose premium counts (``premium_squares``).
+Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``;
+games whose word premiums add instead of multiplying (Scrabble III's rule 8: two triple words
+make 6x, not 9x) pass ``add_word_premiums``; a game where a square multiplies its tile (the
+stacking game's n-th tile of a stack scores n times) passes ``square_factor``, and one where a
+tile may land on a covered premium square names the squares whose premium counts
+(``premium_squares``).
 """
 
 from __future__ import annotations
@@ -102,8 +105,7 @@ class WordScore:
     points: tuple[int, ...] = ()  # each square's points, its letter premium applied
 
 
-# The points of the tile on a square of a word, before any premium.
-LetterValue = Callable[[Coord, Tile], int]
+LetterValue = Callable[[Tile, Word], int]
 
 
 def score_word(
@@ -111,6 +113,9 @@ def score_word(
     word: Word,
     tileset: TileSet,
     letter_value: LetterValue | None = None,
+    *,
+    add_word_premiums: bool = False,
+    square_factor: Callable[[Coord], int] | None = None,
     premium_squares: Container[Coord] | None = None,
 ) -> WordScore:
     """The word's letters (letter premiums applied) times its word premiums. A premium counts
@@ -118,12 +123,19 @@ def score_word(
     layout = board.layout
     points: list[int] = []
     multiplier = 1
+    added = 0  # the sum of the word premiums under new tiles, for add_word_premiums
     for square, tile, is_new in zip(word.squares, word.tiles, word.new):
-        value = letter_value(square, tile) if letter_value else tileset.value(tile.letter, tile.blank)
+        value = letter_value(tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
+        if square_factor is not None:
+            value *= square_factor(square)
         if is_new and (premium_squares is None or square in premium_squares):
             premium = layout.premium(square)
             value *= premium.letter_multiplier
             multiplier *= premium.word_multiplier
+            if premium.word_multiplier > 1:
+                added += premium.word_multiplier
         points.append(value)
     letters = sum(points)
+    if add_word_premiums and added:
+        multiplier = added
     return WordScore(word, letters, multiplier, letters * multiplier, tuple(points))
