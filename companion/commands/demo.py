@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 from importlib import resources
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from companion.core.gcg import describe, read_record
 from companion.core.gcg import GameRecord, decode_gcg, parse_gcg
@@ -54,6 +56,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds to keep serving the page after the last move (default: until Ctrl-C)")
     p.add_argument("--referee", action="store_true",
                    help="only referee the record and print it (the demo before the table existed)")
+    p.add_argument("--game", dest="game_name", choices=("classic", "stacking"), default="classic",
+                   help="classic: a recorded game (the default); stacking: three computer players play the "
+                        "stacking game the companion deals")
+    p.add_argument("--seed", type=int, default=1, help="with --game stacking: the deal's seed (default 1)")
+    p.add_argument("--length", choices=("short", "normal", "long"), default="short",
+                   help="with --game stacking: the game's length (default short)")
     t = p.add_argument_group("the table (the default: camera, presses, game log, live page)")
     t.add_argument("--pace", type=float, default=None,
                    help="seconds each player thinks before pressing (default 3; 0 with --sim-time)")
@@ -86,6 +94,11 @@ def _default_game() -> tuple[str, bytes]:
 def run(args: argparse.Namespace) -> int:
     if args.delay is not None and args.delay < 0:
         raise CompanionError("--delay must not be negative")
+    if getattr(args, "game_name", "classic") == "stacking":
+        if args.game is not None or args.serve or args.referee or args.boards or args.camera:
+            raise CompanionError("--game stacking plays a dealt game at the table: no GCG file, --serve, "
+                                 "--referee, --boards or --camera")
+        return _stacking(args)
     if getattr(args, "serve", False):
         return _serve(args)
     if not (args.referee or args.boards or args.camera):
@@ -184,15 +197,19 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(args: argparse.Namespace) -> int:
-    """The recorded game played at a simulated table through the whole table loop."""
-    from companion.sim.tabledemo import Demo, write_summary
-    from companion.sim.record import names_of
-
+def _pace(args: argparse.Namespace) -> None:
     if args.pace is None:
         args.pace = 0.0 if args.sim_time else 3.0
     if args.pace < 0:
         raise CompanionError("--pace must not be negative")
+
+
+def _table(args: argparse.Namespace) -> int:
+    """The recorded game played at a simulated table through the whole table loop."""
+    from companion.sim.tabledemo import Demo
+    from companion.sim.record import names_of
+
+    _pace(args)
     if args.hands < 0:
         raise CompanionError("--hands must not be negative")
     from companion.table.games import find_game
@@ -206,9 +223,38 @@ def _table(args: argparse.Namespace) -> int:
     demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
                 sim_time=args.sim_time, hands_every=args.hands, trace=trace,
                 fresh_log=args.fresh_log)
+    print(f"ready {demo.resumed_at}", flush=True)
+    final = _at_table(demo, args, source, ending=lambda f: "Game over" if f["over"] else "End of the record")
+    print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
+    return 0
+
+
+def _stacking(args: argparse.Namespace) -> int:
+    """The stacking game at a simulated table: three computer players, dealt from ``--seed``."""
+    from companion.sim.stackingdemo import StackingDemo
+
+    _pace(args)
+    trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
+    demo = StackingDemo(["Ann", "Bob", "Cy"], seed=args.seed, length=args.length, data_dir=args.data_dir,
+                        truth=args.truth_readings, sim_time=args.sim_time, trace=trace)
+    print(f"ready {demo.session.game_id}", flush=True)
+    final = _at_table(demo, args, "the stacking game")
+    print(f"game over: {final['end']}" if final["over"] else "stopped", flush=True)
+    print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
+    return 0
+
+
+def _at_table(demo: Any, args: argparse.Namespace, what: str,
+              ending: Callable[[dict[str, Any]], str] | None = None) -> dict[str, Any]:
+    """``demo`` played through the table loop, headless or with its page served (then, after
+    ``ending``'s line, kept serving until Ctrl-C or ``--linger``); its summary, written to
+    ``--summary`` if asked."""
+    from companion.sim.tabledemo import write_summary
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
     try:
-        say = lambda line: print(line, flush=True)  # noqa: E731
-        print(f"ready {demo.resumed_at}", flush=True)
         if args.headless:
             from companion.web.hub import Hub
             from companion.table.session import ActionError
@@ -223,21 +269,20 @@ def _table(args: argparse.Namespace) -> int:
             from companion.commands.serve import serving
 
             with serving(demo.session, args, now_ms=demo.clock) as live:
-                print(f"Playing {source} at the table (game log in {demo.data_dir})", flush=True)
-                demo.play(live.hub, demo.table(live.hub), pace_s=args.pace,
-                          stop=live.stop, say=say)
+                print(f"Playing {what} at the table (game log in {demo.data_dir})", flush=True)
+                demo.play(live.hub, demo.table(live.hub), pace_s=args.pace, stop=live.stop, say=say)
                 final = demo.summary(live.hub)
-                print("Game over" if final["over"] else "End of the record", flush=True)
+                if ending is not None:
+                    print(ending(final), flush=True)
                 if not live.stop.is_set():
                     if args.linger is None:
                         print("companion: still serving the page; Ctrl-C stops", flush=True)
                     live.wait(args.linger)
         if args.summary is not None:
             write_summary(args.summary, final)
-        print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
     finally:
         demo.close()
-    return 0
+    return final
 
 
 def _indent(text: str) -> str:

@@ -1,9 +1,10 @@
 """`companion gcg`: game records in GCG.
 
 ``companion gcg rescore FILE`` replays a record on a board and scores every event again from
-the geometry and the tile values alone (:mod:`companion.rules.rescore`), beside what the file
-says. Exit 0 when all agree, 1 when any event disagrees, 2 when the file cannot be read as a
-GCG record or replayed (one line naming the file and the line).
+the geometry and the tile values alone (:mod:`companion.rules.rescore`; a stacking game's
+record, ``--game stacking`` or ``#game-type stacking``, by :mod:`companion.rules.stacking_record`),
+beside what the file says. Exit 0 when all agree, 1 when any event disagrees, 2 when the file
+cannot be read as a GCG record or replayed (one line naming the file and the line).
 
 This module parses the arguments and prints; reading the file is
 :func:`companion.core.gcg.read_record`.
@@ -22,7 +23,9 @@ from companion.core.gcg import LETTERED_ROWS, GameRecord, describe, read_record
 from companion.core.tiles import tileset_names
 from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 
-GAMES = ("classic", "scrabble3")
+# The games whose records can be rescored: the classic rules, Scrabble III's (its #scrabble3
+# note lines), or the stacking game's extension.
+GAMES = ("classic", "scrabble3", "stacking")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,9 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument(
         "--game",
         choices=GAMES,
-        default="classic",
-        help="the rules to score by (scrabble3: the 21x21 board, its bonuses, and the #scrabble3 "
-        "note lines for pick-offs and blank swaps; see docs/scrabble3.md)",
+        help="the rules to score by (default: stacking for a record with '#game-type stacking', else "
+        "classic; scrabble3: the 21x21 board, its bonuses, and the #scrabble3 note lines for pick-offs "
+        "and blank swaps, see docs/scrabble3.md)",
     )
     r.add_argument("--json", action="store_true", help="print a machine-readable document")
     r.set_defaults(func=run_rescore)
@@ -61,8 +64,14 @@ def run_rescore(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     record = read_record(args.file)
-    choice, game = game_scoring(record, args.game, args.tileset)
-    result = rescore(record, choice, str(args.file), game=game)
+    game = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
+    if game == "stacking":
+        from companion.rules.stacking_record import rescore_stacking
+
+        result = rescore_stacking(record, choose_tileset(record, args.tileset), str(args.file))
+    else:
+        choice, scoring = game_scoring(record, game, args.tileset)
+        result = rescore(record, choice, str(args.file), game=scoring)
     if args.json:
         json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -101,6 +110,12 @@ def header_notes(result: Rescore) -> list[str]:
             "the board is the standard one transposed; the premium squares are symmetric, "
             "the scores the same"
         )
+    if (record.game_type or "").strip().lower() == "stacking":
+        from companion.rules.stacking_record import options_of, options_text
+
+        options, seed = options_of(record, result.tileset.name)
+        seeded = f", seed {seed}" if seed is not None else ""
+        notes.append(f"stacking game: {options_text(options)}{seeded}")
     nicks = [p.nick for p in record.players]
     for nick in sorted({n for n in nicks if nicks.count(n) > 1}):
         notes.append(f"players share the nickname {nick!r}: events are attributed by turn order")

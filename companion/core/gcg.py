@@ -67,8 +67,12 @@ class Event:
     score: int = 0
     total: int = 0
     notes: tuple[str, ...] = ()  # the #note pragmas that follow the event, one entry each
+    # Pragmas this module does not know that follow the event, whole lines in order: how a
+    # game's own extension (the stacking game's #buy, #stack, ...) says what happened in a turn.
+    pragmas: tuple[str, ...] = ()
     extra: str = ""  # text after the total (Quackle writes the cross-words formed there)
     line: int = field(default=0, compare=False)
+    pragma_lines: tuple[int, ...] = field(default=(), compare=False)  # where each of ``pragmas`` was read
 
     kind: ClassVar[str] = "event"  # a stable name for machine-readable output
 
@@ -144,7 +148,8 @@ class TimePenalty(Event):
 @dataclass(frozen=True)
 class GameRecord:
     """A whole GCG file as values. Known pragmas have a field each (their text verbatim, None
-    when absent); any other pragma is kept in ``pragmas`` as its whole line."""
+    when absent); any other pragma is kept as its whole line, in ``pragmas`` before the first
+    event, else in the ``pragmas`` of the event it follows."""
 
     players: tuple[Player, ...] = ()
     events: tuple[Event, ...] = ()
@@ -159,7 +164,7 @@ class GameRecord:
     incomplete: str | None = None  # "" for a bare #incomplete
     racks: tuple[tuple[int, str], ...] = ()  # (N, rack) of #rackN: racks left in an unfinished game
     notes: tuple[str, ...] = ()  # notes before the first event
-    pragmas: tuple[str, ...] = ()  # unknown pragmas, whole lines
+    pragmas: tuple[str, ...] = ()  # unknown pragmas before the first event, whole lines
 
 
 # Single-valued pragmas and the field each fills.
@@ -354,7 +359,13 @@ def parse_gcg(text: str, source: str = "GCG") -> GameRecord:
                     )
                 fields[_TEXT_PRAGMAS[key]] = value
             elif key:
-                pragmas.append(line)
+                if events:
+                    last = events[-1]
+                    events[-1] = replace(
+                        last, pragmas=last.pragmas + (line,), pragma_lines=last.pragma_lines + (n,)
+                    )
+                else:
+                    pragmas.append(line)
             else:
                 raise fail(n, f"a '#' without a pragma keyword: {_shown(line)}")
             continue
@@ -529,6 +540,7 @@ def write_gcg(record: GameRecord) -> str:
         out.extend(_note_lines(note))
     for event in record.events:
         out.append(event_line(event))
+        out.extend(event.pragmas)
         for note in event.notes:
             out.extend(_note_lines(note))
     for number, rack in record.racks:
@@ -538,6 +550,10 @@ def write_gcg(record: GameRecord) -> str:
 
 def describe(event: Event) -> str:
     """An event in a few words, GCG's own where they are readable."""
+    # A game's own events (the stacking game's purchases and redraws) say what they are.
+    own = getattr(event, "description", None)
+    if own is not None:
+        return own
     if isinstance(event, Play):
         return f"{event.position} {event.word}"
     if isinstance(event, Pass):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Container, Iterable
 
 from companion.core.board import Board, Coord, Direction, Layout, Tile
 from companion.core.errors import CompanionError
@@ -80,12 +80,15 @@ def format_position(coord: Coord, direction: Direction) -> str:
     return f"{column_name(col)}{row + 1}"
 
 
-def placement_from_notation(board: Board, position: str, word: str) -> Placement:
+def placement_from_notation(
+    board: Board, position: str, word: str, stacked: Container[Coord] = ()
+) -> Placement:
     """The tiles a GCG play puts down on ``board``.
 
     A ``.`` marks a square that already holds a tile. Some recorders write the letter of an
     existing tile instead of a dot; we accept that when the letter matches what is there, since
-    the geometry is then unambiguous, and refuse it when it does not.
+    the geometry is then unambiguous, and refuse it when it does not. In a game where tiles
+    stack, ``stacked`` names the squares whose letter is a new tile put on top of the one there.
     """
     (r, c), direction = parse_position(position, board.layout)
     dr, dc = direction.step
@@ -96,12 +99,15 @@ def placement_from_notation(board: Board, position: str, word: str) -> Placement
             raise CompanionError(f"{position} {word}: runs off the board")
         existing = board[coord]
         if ch == PLAY_THROUGH:
+            if coord in stacked:
+                where = format_square(coord)
+                raise CompanionError(f"{position} {word}: '.' at {where}, where a tile is stacked")
             if existing is None:
                 raise CompanionError(f"{position} {word}: '.' at an empty square")
             continue
         if not ch.isalpha():
             raise CompanionError(f"{position} {word}: {ch!r} is not a letter")
-        if existing is not None:
+        if existing is not None and coord not in stacked:
             # The case may disagree: Elise writes a blank already on the board in upper case.
             # The board knows which tile lies there, so only the letter has to match.
             if existing.letter == ch.upper():
@@ -109,6 +115,8 @@ def placement_from_notation(board: Board, position: str, word: str) -> Placement
             raise CompanionError(
                 f"{position} {word}: square {format_square(coord)} already holds {existing.gcg}"
             )
+        if existing is None and coord in stacked:
+            raise CompanionError(f"{position} {word}: {format_square(coord)} is empty: nothing to stack on")
         placed.append(PlacedTile(coord[0], coord[1], ch.upper(), blank=ch.islower()))
     return Placement.of(placed)
 

@@ -2,15 +2,17 @@
 
 One piece of code for every game: a word is the maximal run of tiles through a newly placed
 tile along one line; a premium square counts only for the tile placed on it this turn.
-Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``;
-games whose word premiums add instead of multiplying (Scrabble III's rule 8: two triple words
-make 6x, not 9x) pass ``add_word_premiums``.
+Games that change how a letter is valued pass ``letter_value`` (Scrabble III's small-word cap,
+the stacking game's stack multiplier); games whose word premiums add instead of multiplying
+(Scrabble III's rule 8: two triple words make 6x, not 9x) pass ``add_word_premiums``; a game
+where a tile may land on a covered premium square names the squares whose premium counts
+(``premium_squares``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Container
 
 from companion.core.board import Board, Coord, Direction, Tile
 from companion.core.move import Placement
@@ -99,9 +101,11 @@ class WordScore:
     letters: int  # sum of letter values, letter premiums applied
     multiplier: int  # product of the word premiums under new tiles
     score: int
+    points: tuple[int, ...] = ()  # each square's points, its letter premium applied
 
 
-LetterValue = Callable[[Tile, Word], int]
+# The points of the tile on a square of a word, before any premium: (square, tile, word).
+LetterValue = Callable[[Coord, Tile, Word], int]
 
 
 def score_word(
@@ -109,22 +113,26 @@ def score_word(
     word: Word,
     tileset: TileSet,
     letter_value: LetterValue | None = None,
+    premium_squares: Container[Coord] | None = None,
     *,
     add_word_premiums: bool = False,
 ) -> WordScore:
+    """The word's letters (letter premiums applied) times its word premiums. A premium counts
+    under a tile placed this turn, and, when ``premium_squares`` is given, only on those squares."""
     layout = board.layout
-    letters = 0
+    points: list[int] = []
     multiplier = 1
     added = 0  # the sum of the word premiums under new tiles, for add_word_premiums
     for square, tile, is_new in zip(word.squares, word.tiles, word.new):
-        value = letter_value(tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
-        if is_new:
+        value = letter_value(square, tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
+        if is_new and (premium_squares is None or square in premium_squares):
             premium = layout.premium(square)
             value *= premium.letter_multiplier
             multiplier *= premium.word_multiplier
             if premium.word_multiplier > 1:
                 added += premium.word_multiplier
-        letters += value
+        points.append(value)
+    letters = sum(points)
     if add_word_premiums and added:
         multiplier = added
-    return WordScore(word, letters, multiplier, letters * multiplier)
+    return WordScore(word, letters, multiplier, letters * multiplier, tuple(points))

@@ -23,6 +23,8 @@ NOT_ON_CENTRE = "Word must cover center star"
 ONE_WORD_ONLY = "Only one word allowed"
 # Not in the rules text, which never meets the case: one tile alone on the empty board.
 TOO_SHORT = "A word must have at least two letters"
+# The stacking game's text (rules/003): "each turn must also place at least one tile on an empty square".
+NO_EMPTY_SQUARE = "Each turn must place at least one tile on an empty square"
 
 
 def not_in_dictionary(word: str) -> str:
@@ -35,16 +37,19 @@ class IllegalPlay:
 
     message: str
     words: tuple[str, ...] = ()
+    squares: tuple[Coord, ...] = ()  # the squares it is about, when it is about some
 
 
 def geometry_error(
-    board: Board, placement: Placement, *, start: Coord | None = None
+    board: Board, placement: Placement, *, start: Coord | None = None, stacking: bool = False
 ) -> IllegalPlay | None:
     """The first rule of placement the tiles break, or None.
 
     ``start`` is the square the first play must cover (the centre star unless a game says
     otherwise). Checks run in the order a player would be told: nothing played, off the board
     or on a tile, not in a line, a gap, the first play off the star, not touching the board.
+    With ``stacking`` (rules/003) a tile may go on top of a tile of ``board`` (the top tiles),
+    which also connects the play, but at least one tile must go on an empty square.
     """
     if not placement.tiles:
         return IllegalPlay(NO_TILES)
@@ -53,11 +58,13 @@ def geometry_error(
     for t in placement.tiles:
         if not layout.contains(t.coord):
             return IllegalPlay(f"Square {t.row + 1},{t.col + 1} is off the board")
-        if t.coord in board:
+        if t.coord in board and not stacking:
             return IllegalPlay(f"Square {format_square(t.coord)} already holds a tile")
         if t.coord in seen:
             return IllegalPlay(f"Two tiles on square {format_square(t.coord)}")
         seen.add(t.coord)
+    if stacking and all(c in board for c in seen):
+        return IllegalPlay(NO_EMPTY_SQUARE)
     direction = placement_direction(placement)
     if len(placement) > 1 and direction is None:
         return IllegalPlay(NOT_IN_LINE)
@@ -71,7 +78,7 @@ def geometry_error(
             # One tile alone on the empty board forms no word at all.
             return IllegalPlay(TOO_SHORT)
         return None
-    if not any(board.has_neighbour(c) for c in seen):
+    if not any(board.has_neighbour(c) or c in board for c in seen):
         return IllegalPlay(NOT_CONNECTED)
     return None
 

@@ -187,7 +187,7 @@ def capped_value(tileset: TileSet):
     """Rule 11 as a :data:`core.words.LetterValue`: in a word of 4 letters or fewer a letter is
     worth at most the word's length."""
 
-    def value(tile: Tile, word: Word) -> int:
+    def value(square: Coord, tile: Tile, word: Word) -> int:
         v = tileset.value(tile.letter, tile.blank)
         return min(v, len(word)) if len(word) <= SMALL_WORD else v
 

@@ -39,7 +39,7 @@ from companion.rules.dungeon import (
     setup_from_json,
 )
 from companion.table.store import GameStore, StoredEvent
-from companion.table.session import UNREADABLE, LoggedGame
+from companion.table.session import UNREADABLE, CameraOnly, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
 from companion.table.session import FEED_KEPT, MAX_NAME, TILESETS, ActionError, display_name
 
@@ -64,7 +64,7 @@ def reading_from_json(doc: dict[str, Any]) -> BoardReading:
     return BoardReading(rows, cols, ((0.0, 0.0),) * 4, tuple(cells))
 
 
-class DungeonSession(LoggedGame):
+class DungeonSession(CameraOnly, LoggedGame):
     """One solo dungeon game with its log. ``store`` None: nothing is logged (a page without a
     table). ``generator_for(tileset)``: the move generator of the word list, for the trapped
     check (default: the engine's for the lexicon)."""
@@ -308,15 +308,6 @@ class DungeonSession(LoggedGame):
         """A new dungeon at the table (another game is :func:`companion.table.games.new_game`'s)."""
         return start_dungeon(self.store, now_ms, names=names if names is not None else [self.name],
                              tileset=tileset, seed=seed, objects=objects, dice=dice, lexicon_for=self.lexicon_for)
-
-    def pause(self, now_ms: int) -> None:
-        raise ActionError("this game has no clock", 409)
-
-    def resume(self, now_ms: int) -> None:
-        raise ActionError("this game has no clock", 409)
-
-    def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
-        raise ActionError("set the tile right on the board and press again: the camera reads it", 409)
 
     def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None:
         raise ActionError("there is nothing to challenge in the solo dungeon", 409)

@@ -25,6 +25,7 @@ from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
 from companion.rules import house as house_rules
 from companion.rules import scrabble3 as scrabble3_rules
+from companion.rules import stacking as stacking_rules
 from companion.table.classic import ClassicSession, TableSession
 from companion.table.dungeon import DungeonSession, start_dungeon
 from companion.table.dungeon_snapshot import dungeon_document
@@ -33,6 +34,8 @@ from companion.table.house_snapshot import house_document
 from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
 from companion.table.session import PRESETS, TILESETS, ActionError
 from companion.table.snapshot import classic_document
+from companion.table.stacking import StackingSession, start_stacking
+from companion.table.stacking_snapshot import stacking_document
 from companion.table.store import DamagedLog, GameStore, StoredEvent
 
 LexiconFor = Callable[[str], Container[str]]
@@ -386,3 +389,30 @@ class Dungeon(Game):
                                   tileset=cfg.tileset, now_ms=now_ms)
 
         return start
+
+
+@register
+class Stacking(Game):
+    """The stacking game (rules/003): the companion deals from its seed, sells from the
+    marketplace, marks rainbow tiles with tokens and keeps the stacks the camera cannot see."""
+
+    name = "stacking"
+    title = "The stacking game (2-4 players)"
+    rules = stacking_rules
+    session = StackingSession
+    view = staticmethod(stacking_document)
+    log_kind = "stacking"
+    clocks = False  # the text has no clock
+    settings = ("names", "tileset", "seed", "length")
+    actions = {
+        "buy": "buy", "redraw": "redraw", "pass": "pass_turn", "concede": "concede", "name": "name_wild",
+    }
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        return start_stacking(store, now_ms, lexicon_for=lexicon_for, **settings)
+
+    @classmethod
+    def restore(cls, store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
+        return StackingSession.restore(store, lexicon_for=lexicon_for)

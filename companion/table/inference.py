@@ -22,6 +22,9 @@ apart.
 
 Blanks: the camera sees a blank face up (``?``) but not the letter its player named; the letter
 is the one that makes every word the move forms a word of the lexicon, when exactly one does.
+
+In a game where tiles stack (``stacking``, rules/003) a square whose letter changed is a tile
+put on top, not a question; a blank face there is a wild, which must change the letter.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ def infer_move(
     *,
     transpose: bool = False,
     named: Mapping[Coord, str] | None = None,
+    stacking: bool = False,
 ) -> Inferred:
     """The move ``cells`` (a whole board's reading) shows on top of ``board``. ``named``: the
     letters the players said their blanks stand for, by square (the camera cannot see them);
@@ -88,6 +92,9 @@ def infer_move(
                 what = "is empty" if cell.kind == "empty" else "shows a face-down tile"
                 questions.append(f"{format_square(sq)} held {held.gcg} and now {what}: was it taken off?")
             elif cell.letter != (BLANK_FACE if held.blank else held.letter):
+                if stacking:
+                    new[sq] = cell  # a tile on top of the stack: the rules judge it
+                    continue
                 questions.append(f"{format_square(sq)} held {held.gcg} and now reads {cell.letter}: which is it?")
             continue
         if cell.kind == "empty":
@@ -109,7 +116,7 @@ def infer_move(
     fixed += [PlacedTile(r, c, said[(r, c)], blank=True) for r, c in blanks if (r, c) in said]
     blanks = [sq for sq in blanks if sq not in said]
     shape = Placement.of(fixed + [PlacedTile(r, c, letters[0], blank=True) for r, c in blanks])
-    wrong = geometry_error(board, shape)
+    wrong = geometry_error(board, shape, stacking=stacking)
     if wrong is not None:
         return Inferred(questions=(f"the new tiles are not one move: {wrong.message}",))
     if not blanks:
@@ -119,7 +126,10 @@ def infer_move(
     # Every letter the blanks may stand for, with the number of the move's words each makes
     # words of the lexicon: one assignment making them all words settles it.
     tried = []
+    covered = {sq: tile.letter for sq in blanks if (tile := board[sq]) is not None}
     for choice in product(letters, repeat=len(blanks)):
+        if any(covered.get(sq) == ch for sq, ch in zip(blanks, choice)):
+            continue  # a wild on a tile changes its letter
         placement = Placement.of(fixed + [PlacedTile(r, c, ch, blank=True) for (r, c), ch in zip(blanks, choice)])
         words = words_formed(board, placement)
         tried.append((sum(w.text in lexicon for w in words) - len(words), choice, placement))

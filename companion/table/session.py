@@ -96,6 +96,20 @@ class GameSession(Protocol):
     def undo(self, now_ms: int) -> None: ...
 
 
+class CameraOnly:
+    """A game whose board only the camera says and that has no clock (the solo dungeon, the
+    stacking game): the page's pause, resume and square corrections are refused."""
+
+    def pause(self, now_ms: int) -> None:
+        raise ActionError("this game has no clock", 409)
+
+    def resume(self, now_ms: int) -> None:
+        raise ActionError("this game has no clock", 409)
+
+    def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
+        raise ActionError("set the tile right on the board and press again: the camera reads it", 409)
+
+
 UNREADABLE = "the board could not be read: is a hand over it? Clear the board's view and press again"
 
 

@@ -351,12 +351,14 @@ class GameStore:
 
     def current_game(self) -> str | None:
         """The game of the last game started (any game: a classic one's start entry, the
-        dungeon's start, a House match's, a Scrabble III game's), or None when the log is empty."""
+        dungeon's start, a House match's, a Scrabble III game's, a stacking game's), or None when
+        the log is empty."""
         row = self.db.execute(
             "SELECT game FROM events WHERE (kind = 'entry' AND json_extract(payload, '$.entry.event.type') = 'started') "
             "OR (kind = 'dungeon' AND json_extract(payload, '$.op') = 'start') "
             "OR (kind = 'house' AND json_extract(payload, '$.type') = 'started') "
             "OR kind = 'scrabble3' "
+            "OR (kind = 'stacking' AND json_extract(payload, '$.op') = 'start') "
             "ORDER BY seq DESC LIMIT 1").fetchone()
         return row[0] if row else None
 

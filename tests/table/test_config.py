@@ -10,6 +10,7 @@ import pytest
 
 from companion.clock.engine import MINUTE_MS, Overtime, Stage, Stopwatch, TimeControl, scrabble
 from companion.clock.pins import DEFAULT_PINS
+from companion.table.games import GAMES
 from companion.table.config import EXAMPLE, Config, load_config, parse_config
 from companion.core.errors import CompanionError
 
@@ -89,7 +90,7 @@ def test_only_the_pins_in_use_must_differ():
     [
         ("[game]\nplayers = 5", "game.players: between 1 and 4, not 5"),
         ("[game]\nplayers = 3\nboards = 2", "game.boards: 3 players cannot share 2 boards evenly"),
-        ("[game]\nname = \"chess\"", "game.name: one of classic, house, dungeon, not 'chess'"),
+        ("[game]\nname = \"chess\"", f"game.name: one of {', '.join(GAMES)}, not 'chess'"),
         ("[game]\nname = \"dungeon\"\nplayers = 2", "game.players: The solo dungeon is for 1 player, not 2"),
         ("[game]\nname = \"house\"\nplayers = 4", "game.boards: Scrabble House (two boards, four players) is played on 2"),
         ("[game]\ncolour = \"red\"", "game.colour: unknown key"),

@@ -94,3 +94,30 @@ def test_transposed_readings_land_on_the_record_s_squares():
     assert [t.coord for t in got.placement.tiles] == [(7, 6), (7, 7), (7, 8)]  # across the record's row 8
     after = accept(Board(STANDARD), got.placement, cells, transpose=True)
     assert after[(7, 6)].letter == "C" and len(after) == 3
+
+
+# --- the stacking game: a changed letter is a tile put on top ----------------------------------
+
+
+def test_in_the_stacking_game_a_changed_letter_is_a_stacked_tile():
+    # CAT with an O put on the A and a T below it (COT across, OT down: the rules judge the words).
+    got = infer_move(board_of(CAT), reading({**CAT, (7, 7): "O", (8, 7): "T"}), EN, WORDS, stacking=True)
+    assert got.questions == ()
+    assert [(t.coord, t.letter) for t in got.placement.tiles] == [((7, 7), "O"), ((8, 7), "T")]
+    # The same reading in another game is a question.
+    other = infer_move(board_of(CAT), reading({**CAT, (7, 7): "O", (8, 7): "T"}), EN, WORDS)
+    assert other.placement is None and other.questions == ("H8 held A and now reads O: which is it?",)
+    # A vanished tile is a question in every game.
+    gone = infer_move(board_of(CAT), reading({(7, 6): "C", (7, 7): "A"}), EN, WORDS, stacking=True)
+    assert gone.placement is None and "I8 held T and now is empty" in gone.questions[0]
+
+
+def test_in_the_stacking_game_a_wild_on_a_tile_must_change_its_letter():
+    # A wild on the A of CAT with a T below it: C?T across, ?T down; O makes both words.
+    words = WORDS | {"OT", "COT"}
+    got = infer_move(board_of(CAT), reading({**CAT, (7, 7): "?", (8, 7): "T"}), EN, words, stacking=True)
+    assert got.questions == () and [(t.coord, t.letter, t.blank) for t in got.placement.tiles] == [
+        ((7, 7), "O", True), ((8, 7), "T", False)]
+    # Without OT and COT only A would make the words, and a wild may not stay an A: a question.
+    got = infer_move(board_of(CAT), reading({**CAT, (7, 7): "?", (8, 7): "T"}), EN, WORDS, stacking=True)
+    assert got.questions and "(taken as" in got.questions[0]

@@ -94,6 +94,7 @@ function render(next) {
   drawHistory();
   drawAdminChoices();
   drawDungeon();
+  drawStacking();
   drawActions();
   drawClocks();
   document.body.dataset.version = String(doc.version);
@@ -117,6 +118,11 @@ function drawPlayers() {
     if (p.own_tiles !== undefined) {
       notes.push(`board ${p.board + 1}, ${p.seat}`);
       notes.push(`${p.own_tiles} own tiles` + (p.bonus ? `, bonus ${p.bonus}` : ""));
+    } else if (p.next_price !== undefined) {
+      // The stacking game: the companion deals, so each rack is told (rainbow tiles named).
+      notes.push(`rack ${p.rack || "empty"}` + (p.rainbows ? ` (rainbow ${p.rainbows})` : ""));
+      notes.push(`${p.purchases} bought, next ${p.next_price}`);
+      if (p.conceded) notes.push("conceded");
     } else if (p.rack !== null) notes.push(`rack ${p.rack || "empty"} (${p.end_adjustment >= 0 ? "+" : ""}${p.end_adjustment})`);
     else notes.push(`${p.rack_size} tiles`);
     if (p.winner) notes.push("wins");
@@ -269,6 +275,41 @@ function drawDungeon() {
   $("dungeon-counts").textContent = `${d.plan.counted} objects (${d.plan.asked} asked), ${d.plan.tiles} tiles`;
 }
 
+// The stacking game: the marketplace (a tap on a tile buys it for the player to move, through
+// the organiser's "buy" action), each player's purchases and next price, the pool.
+function drawStacking() {
+  const st = doc.stacking;
+  $("stacking").hidden = !st;
+  if (!st) return;
+  const facts = [`pool ${st.pool}`, `${st.length} game`];
+  if (doc.game.reason) facts.push(`over: ${doc.game.reason}`);
+  $("stacking-facts").textContent = facts.join(" · ");
+  const market = $("market");
+  market.replaceChildren();
+  const buyer = doc.game.to_move;
+  for (const t of st.market) {
+    const price = buyer !== null ? st.prices[buyer] : null;
+    const b = el("button", { type: "button", class: "market-tile", "data-letter": t.letter,
+                             "aria-label": `Buy ${t.letter} (${t.value} points) for ${price} points` }, t.letter);
+    b.append(el("small", {}, String(t.value)));
+    b.disabled = buyer === null;
+    b.addEventListener("click", () => {
+      if (!admin) { say("Unlock the organiser's actions (PIN) to sell a tile.", true); return; }
+      action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`);
+    });
+    market.append(b);
+  }
+  if (st.market.length === 0) market.append(el("span", { class: "muted" }, "empty"));
+  const rows = $("prices");
+  rows.replaceChildren();
+  doc.players.forEach((p, i) => {
+    const tr = el("tr", { id: `price-${i}` });
+    tr.append(el("td", {}, p.name + (p.conceded ? " (conceded)" : "")), el("td", {}, String(st.purchases[i])),
+              el("td", {}, String(st.prices[i])));
+    rows.append(tr);
+  });
+}
+
 // The organiser's actions the game offers now (its view lists them: name and label), each a
 // button sending the tiles typed to /api/admin/action.
 function drawActions() {
@@ -327,6 +368,14 @@ function drawLastMove() {
   const m = doc.last_move;
   if (!m) { box.append(el("p", { class: "muted" }, "No move yet.")); return; }
   const who = doc.players[m.player].name;
+  if (doc.stacking) {
+    // Each word spelled out as the rules text does: stack multipliers, premiums, rainbow doubles.
+    box.append(el("p", { class: "move-head" }, `${who}: +${m.points}`));
+    const words = el("ul", { class: "breakdown" });
+    for (const w of m.words) words.append(el("li", {}, w.explain));
+    box.append(words);
+    return;
+  }
   box.append(el("p", { class: "move-head" }, `${who}: ${m.position} ${m.word}  +${m.points}`));
   const list = el("ul", { class: "breakdown" });
   for (const w of m.words) {
