@@ -109,13 +109,7 @@ class Picamera2Source(FrameSource):
 
     def __init__(self, camera: int = 0, size: tuple[int, int] | None = None, clock: Clock = time.monotonic) -> None:
         super().__init__(clock)
-        try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]  # only on a Pi: imported here
-        except ImportError:
-            raise CompanionError(
-                "the picamera2 source needs the Raspberry Pi camera library (apt install python3-picamera2); "
-                "elsewhere use device:0 or folder:PATH"
-            ) from None
+        Picamera2 = _import_picamera2()
         try:
             self._camera = Picamera2(camera)
             main: dict[str, Any] = {"format": "RGB888"}
@@ -139,6 +133,32 @@ class Picamera2Source(FrameSource):
             self._camera.stop()
         finally:
             self._camera.close()
+
+
+def _import_picamera2() -> Any:
+    """Picamera2's class, or one line saying why not. Not only a missing package: a picamera2
+    that is there but fails to load (numpy 2 in the venv over the numpy 1.24 Bookworm's
+    picamera2 and simplejpeg are built against: "numpy.dtype size changed", picamera2 issues
+    1088 and 1211; a libcamera that does not match) raises whatever it raises, and the service
+    must say that, not restart for ever behind a traceback."""
+    try:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]  # only on a Pi: imported here
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("picamera2", None):
+            raise CompanionError(f"the Raspberry Pi camera library cannot load: {_one_line(exc)}") from None
+        raise CompanionError(
+            "the picamera2 source needs the Raspberry Pi camera library (apt install python3-picamera2); "
+            "elsewhere use device:0 or folder:PATH"
+        ) from None
+    except Exception as exc:  # noqa: BLE001 - a broken install raises anything; the user gets the cause
+        hint = ""
+        if "numpy" in str(exc).lower():
+            import numpy
+
+            hint = (f" (numpy {numpy.__version__} is loaded: picamera2 needs the system's numpy 1.x; "
+                    "reinstall with `sudo make install`, see docs/pi.md)")
+        raise CompanionError(f"the Raspberry Pi camera library cannot load: {_one_line(exc)}{hint}") from None
+    return Picamera2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -157,6 +157,28 @@ def test_picamera2_without_the_library_is_one_line(monkeypatch: pytest.MonkeyPat
         open_source("picamera2")
 
 
+@pytest.mark.parametrize("body, said", [
+    # numpy 2 in the venv over the numpy 1.24 Bookworm's picamera2 is built against (picamera2
+    # issues 1088, 1211): not an ImportError, and the service restarted for ever behind it.
+    ("raise ValueError('numpy.dtype size changed, may indicate binary incompatibility. "
+     "Expected 96 from C header, got 88 from PyObject')", "numpy.dtype size changed"),
+    # picamera2 there, one of its own imports missing: that module is named, not picamera2.
+    ("import simplejpeg_not_installed_here", "simplejpeg_not_installed_here"),
+])
+def test_a_picamera2_that_fails_to_load_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 body: str, said: str) -> None:
+    (tmp_path / "picamera2").mkdir()
+    (tmp_path / "picamera2" / "__init__.py").write_text(body + "\n")
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(CompanionError) as exc:
+        Picamera2Source()
+    line = one_line(exc)
+    assert "cannot load" in line and said in line and "apt install" not in line
+    if "numpy" in said:
+        assert f"numpy {np.__version__} is loaded" in line
+
+
 def test_picamera2_frames_come_from_capture_array(monkeypatch: pytest.MonkeyPatch) -> None:
     log: list[Any] = []
 
