@@ -82,12 +82,14 @@ def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
         OpenCVDeviceSource,
         Picamera2Source,
         SyntheticSource,
+        picamera2_controls,
     )
 
     if cam.source == "picamera2":
-        return Picamera2Source(int(cam.device))
+        controls = picamera2_controls(cam.focus_cm, cam.exposure_ms, cam.gain)
+        return Picamera2Source(int(cam.device), size=cam.size, controls=controls)
     if cam.source == "device":
-        return OpenCVDeviceSource(cam.device)
+        return OpenCVDeviceSource(cam.device, size=cam.size, exposure_ms=cam.exposure_ms)
     if cam.source == "folder":
         return FolderSource(Path(cam.folder).expanduser(), loop=True)
     return SyntheticSource(seed=seed, loop=True)
