@@ -80,8 +80,12 @@ chmod 0755 "$COMMAND"
 install -d -o companion -g companion -m 0755 "$STATE"
 mkdir -p "$(dirname "$CONFIG")"
 [ -f "$CONFIG" ] || "$PREFIX/venv/bin/companion" config example > "$CONFIG"
-runuser -u companion -- env COMPANION_DATA_DIR="$STATE" \
-    "$PREFIX/venv/bin/companion" config check "$CONFIG" >/dev/null
+# A configuration the service would refuse does not stop the install: it is said, to be fixed.
+if ! problem=$(runuser -u companion -- env COMPANION_DATA_DIR="$STATE" \
+        "$PREFIX/venv/bin/companion" config check --service "$CONFIG" 2>&1 >/dev/null); then
+    echo "install: $problem" >&2
+    echo "install: the service will not start until $CONFIG is fixed (then: companion config check)" >&2
+fi
 
 install -m 0644 "$SRC/systemd/companion.service" "$UNIT"
 systemctl daemon-reload

@@ -18,12 +18,14 @@ in one process, four buttons, two clocks.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +49,81 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
+    return _table(args, cfg, preflight(cfg, service=os.environ.get(SERVICE_ENV) == "1"))
+
+
+# The service's view of the files (systemd/companion.service): its configuration, the variable
+# its unit sets, and the folders ProtectHome=yes hides from it.
+SERVICE_CONFIG = Path("/etc/companion/config.toml")
+SERVICE_ENV = "COMPANION_SERVICE"
+SERVICE_HOME = "/var/lib/companion"
+HIDDEN_FROM_SERVICE = ("/home", "/root", "/run/user")
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """What the checks found that the table then uses."""
+
+    control: str | dict[str, Any]
+    profiles: list[Any]  # one per camera: a calibration profile or None
+
+
+def preflight(cfg: Config, service: bool = False) -> Preflight:
+    """Every check ``run`` makes before it opens the pins, the cameras and the page; ``config
+    check`` makes the same ones. ``service``: as the systemd service sees the files."""
     if cfg.boards != 1 and cfg.players != 4:
         raise CompanionError(f"{cfg.source}: game.players: Scrabble House (boards = 2) is for 4 players, not {cfg.players}")
-    return _table(args, cfg)
+    house = cfg.boards == 2
+    control = session_control(cfg) if cfg.players > 1 and not house else "untimed"
+    if house:
+        house_minutes(cfg)
+    profiles = [_camera_ready(cfg, key, cam, service) for key, cam in cameras_of(cfg)]
+    return Preflight(control, profiles)
+
+
+def cameras_of(cfg: Config) -> list[tuple[str, CameraConfig]]:
+    """The configuration's cameras by their table's name: [camera], and [camera2] at a House table."""
+    return [("camera", cfg.camera)] + ([("camera2", cfg.camera2)] if cfg.boards == 2 and cfg.camera2 else [])
+
+
+def _camera_ready(cfg: Config, key: str, cam: CameraConfig, service: bool) -> Any:
+    """The camera's profile, loaded; its source checked without opening it (the service may hold
+    the camera while this runs): the folder and its photos, the device's path, Picamera2's import."""
+    from companion.vision.profile import load_profile
+    from companion.vision.sources import FolderSource, check_device_path, load_picamera2
+
+    paths = [("profile", cam.profile)] + ([("folder", cam.folder)] if cam.source == "folder" else [])
+    for what, path in paths:
+        if path and service:
+            _seen_by_service(cfg, f"{key}.{what}", path)
+    try:
+        profile = load_profile(Path(cam.profile).expanduser()) if cam.profile else None
+    except CompanionError as exc:
+        raise CompanionError(f"{cfg.source}: {key}.profile: {exc}") from None
+    try:
+        if cam.source == "folder":
+            FolderSource(Path(cam.folder).expanduser()).close()
+        elif cam.source == "device":
+            check_device_path(cam.device)
+        elif cam.source == "picamera2":
+            load_picamera2()
+    except CompanionError as exc:
+        what = cam.source if cam.source in ("folder", "device") else "source"
+        raise CompanionError(f"{cfg.source}: {key}.{what}: {exc}") from None
+    return profile
+
+
+def _seen_by_service(cfg: Config, key: str, path: str) -> None:
+    if path.startswith("~"):
+        raise CompanionError(f"{cfg.source}: {key}: {path}: the service's ~ is {SERVICE_HOME}, not yours: "
+                             "write the whole path")
+    if not os.path.isabs(path):
+        raise CompanionError(f"{cfg.source}: {key}: {path}: the service would look for it in {SERVICE_HOME}: "
+                             "write the whole path")
+    hidden = next((h for h in HIDDEN_FROM_SERVICE if path == h or path.startswith(h + "/")), None)
+    if hidden is not None:
+        raise CompanionError(f"{cfg.source}: {key}: {path} is under {hidden}, which the service cannot see "
+                             "(ProtectHome=yes): move it to /etc/companion or /var/lib/companion")
 
 
 def session_control(cfg: Config) -> str | dict[str, Any]:
@@ -95,7 +169,7 @@ def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
     return SyntheticSource(seed=seed, loop=True)
 
 
-def _table(args: argparse.Namespace, cfg: Config) -> int:
+def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
     from companion.clock.gpio import Panel
     from companion.commands.serve import serving
     from companion.house_table import BoardHub
@@ -104,9 +178,9 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
     from companion.table import Table, reader_analyser, resume_or_start, serve_panel
 
     house = cfg.boards == 2
-    control = session_control(cfg) if cfg.players > 1 and not house else "untimed"
-    cams = [cfg.camera] + ([cfg.camera2] if house and cfg.camera2 is not None else [])
-    profiles = [_profile(cam) for cam in cams]
+    control = pre.control
+    cams = [cam for _, cam in cameras_of(cfg)]
+    profiles = pre.profiles
     factory = _factory(args)
     with ExitStack() as stack:
         cameras = []
@@ -166,14 +240,6 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def _profile(cam: CameraConfig) -> Any:
-    if not cam.profile:
-        return None
-    from companion.vision.profile import load_profile
-
-    return load_profile(Path(cam.profile).expanduser())
-
-
 def _house_start(cfg: Config, store: Any) -> Callable[[int], Any]:
     """A new Scrabble House match: the four players in order, 1 and 2 at board 1 (the bottom
     edge, the top), 3 and 4 at board 2, partners 1 and 3, 2 and 4; each board's set by its
@@ -181,16 +247,21 @@ def _house_start(cfg: Config, store: Any) -> Callable[[int], Any]:
     from companion.house_table import HouseSession
     from companion.rules.house import HouseOptions
 
-    c = cfg.control
-    if c is None or len(c.stages) != 1 or c.stages[0].increment_ms or c.stages[0].bronstein_ms or c.stages[0].delay_ms:
-        raise CompanionError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
-    minutes = c.stages[0].time_ms / MINUTE_MS
+    minutes = house_minutes(cfg)
 
     def start(now_ms: int) -> Any:
         options = HouseOptions(tileset=cfg.tileset, colours=cfg.colours, minutes=minutes)
         return HouseSession(store, cfg.player_names(), options=options, now_ms=now_ms)
 
     return start
+
+
+def house_minutes(cfg: Config) -> float:
+    """Scrabble House's clocks: one stage, sudden death; its minutes."""
+    c = cfg.control
+    if c is None or len(c.stages) != 1 or c.stages[0].increment_ms or c.stages[0].bronstein_ms or c.stages[0].delay_ms:
+        raise CompanionError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
+    return c.stages[0].time_ms / MINUTE_MS
 
 
 def _dungeon_start(cfg: Config, store: Any) -> Callable[[int], Any] | None:

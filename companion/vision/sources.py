@@ -111,7 +111,7 @@ class Picamera2Source(FrameSource):
     def __init__(self, camera: int = 0, size: tuple[int, int] | None = None, clock: Clock = time.monotonic,
                  controls: Mapping[str, Any] | None = None) -> None:
         super().__init__(clock)
-        Picamera2 = _import_picamera2()
+        Picamera2 = load_picamera2()
         try:
             self._camera = Picamera2(camera)
             main: dict[str, Any] = {"format": "RGB888"}
@@ -153,7 +153,7 @@ def picamera2_controls(focus_cm: float | None, exposure_ms: float | None, gain: 
     return controls
 
 
-def _import_picamera2() -> Any:
+def load_picamera2() -> Any:
     """Picamera2's class, or one line saying why not. Not only a missing package: a picamera2
     that is there but fails to load (numpy 2 in the venv over the numpy 1.24 Bookworm's
     picamera2 and simplejpeg are built against: "numpy.dtype size changed", picamera2 issues
@@ -194,8 +194,7 @@ class OpenCVDeviceSource(FrameSource):
         super().__init__(clock)
         self.device = device
         self.retries = max(1, int(retries))
-        if isinstance(device, str) and "://" not in device and not os.path.exists(device):
-            raise CompanionError(f"camera device {device}: no such device")
+        check_device_path(device)
         self._capture = _quietly(lambda: cv2.VideoCapture(device))
         if not self._capture.isOpened():
             self._capture.release()
@@ -233,6 +232,12 @@ class OpenCVDeviceSource(FrameSource):
     @property
     def name(self) -> str:
         return f"camera device {self.device}"
+
+
+def check_device_path(device: int | str) -> None:
+    """A device named by its path must be there (an index or a URL is only known by opening it)."""
+    if isinstance(device, str) and "://" not in device and not os.path.exists(device):
+        raise CompanionError(f"camera device {device}: no such device")
 
 
 def _quietly(make: Callable[[], Any]) -> Any:
