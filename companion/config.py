@@ -101,6 +101,10 @@ gain = "auto"        # or a fixed analogue gain (1.0 to 16.0) with a fixed expos
 host = "0.0.0.0"     # all addresses: the phones are on the LAN
 port = 8080          # 0: any free port (printed at start)
 max_clients = 64     # live streams at most; more pages poll
+# The organiser's PIN: "" makes six new digits at each start, shown on the console (and the
+# journal) and on the page of a browser on the Pi itself. A fixed PIN survives restarts: set it
+# with `sudo companion config pin`, which writes its salted hash here.
+pin_hash = ""
 """
 
 CAMERA_SOURCES = ("picamera2", "device", "folder", "synthetic")
@@ -162,6 +166,7 @@ class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     max_clients: int = 64
+    pin_hash: str = ""  # "": a new PIN at each start
 
 
 def default_path() -> Path:
@@ -240,7 +245,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     if (not isinstance(colours, list) or len(colours) != 2 or not all(isinstance(c, str) and c.strip() for c in colours)
             or colours[0].strip() == colours[1].strip()):
         raise CompanionError(f"{name}: game.colours: two different set names, board 1's then board 2's")
-    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients"}))
+    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients", "pin_hash"}))
     names = game.get("names")
     if names is not None:
         if (not isinstance(names, list) or len(names) != players
@@ -289,7 +294,14 @@ def _web(r: _Reader, t: dict) -> WebConfig:
     host = r.text(t, "web.host", "0.0.0.0")
     if not host:
         raise r.fail("web.host", "an empty address (\"0.0.0.0\": all addresses)")
-    return WebConfig(host, r.integer(t, "web.port", 8080, 0, 65535), r.integer(t, "web.max_clients", 64, 1, 1000))
+    pin_hash = r.text(t, "web.pin_hash", "")
+    if pin_hash:
+        from companion.web.pin_hash import is_pin_hash
+
+        if not is_pin_hash(pin_hash):
+            raise r.fail("web.pin_hash", "not a PIN hash written by `companion config pin` (\"\": a new PIN at each start)")
+    return WebConfig(host, r.integer(t, "web.port", 8080, 0, 65535), r.integer(t, "web.max_clients", 64, 1, 1000),
+                     pin_hash)
 
 
 def _stages(r: _Reader, stages: Any) -> tuple[Stage, ...]:

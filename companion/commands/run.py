@@ -197,7 +197,8 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         tileset = session.tileset_name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
-        web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
+        web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients,
+                                 pin_hash=cfg.web.pin_hash)
         live = stack.enter_context(serving(session, web, now_ms=clock))
         stopping = threading.Event()
 

@@ -56,6 +56,13 @@ class WebConfig:
     call_timeout_s: float = 10.0
 
 
+def _loopback(address: str | None) -> bool:
+    try:
+        return address is not None and ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
 def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None) -> Flask:
     config = config or WebConfig()
     auth = auth or Auth()
@@ -205,6 +212,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         if s is None:
             s = auth.new_session()
             g.set_session = s.id
+        # A browser on the device itself (the organiser at the table) is shown the day's PIN:
+        # the socket's own peer, which no request header can forge (nothing proxies this server).
+        if auth.pin is not None and _loopback(request.remote_addr):
+            return jsonify(admin=s.admin, csrf=s.csrf, device_pin=auth.pin)
         return jsonify(admin=s.admin, csrf=s.csrf)
 
     @app.post("/api/login")

@@ -249,3 +249,13 @@ def test_the_dungeon_plan_is_on_the_board_and_the_rack_entered_on_the_page(page,
     page.click("#dungeon-rack-go")
     page.wait_for_function("() => document.getElementById('dungeon-facts').textContent.includes('rack AEINRST')")
     shot(page, "phone-dungeon-plan")
+
+
+def test_a_browser_on_the_device_is_shown_the_pin(page, live):
+    # This browser is on the server's own machine (loopback): the organiser at the table.
+    open_live(page, live)
+    page.wait_for_function("() => !document.getElementById('device-pin').hidden")
+    assert page.inner_text("#device-pin") == f"On this device the PIN is {PIN}."
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    page.wait_for_function("() => !document.getElementById('admin').hidden")

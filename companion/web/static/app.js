@@ -497,6 +497,10 @@ async function loadSession() {
   const s = await r.json();
   csrf = s.csrf;
   setAdmin(s.admin);
+  // Only a browser on the device itself is told the PIN (the organiser at the table).
+  const shown = $("device-pin");
+  shown.hidden = !s.device_pin;
+  shown.textContent = s.device_pin ? `On this device the PIN is ${s.device_pin}.` : "";
 }
 
 function setAdmin(on) {
