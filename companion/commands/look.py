@@ -5,6 +5,7 @@ board's edge nearest the top of the image) is written to ``--out``, replaced who
     companion look --once --out view.png          # one frame from the configured camera
     companion look --out view.png                 # every --every seconds until Ctrl-C
     companion look --image photo.jpg --once --out view.png
+    companion look --once --frame empty.png --out view.png   # and the frame itself, to calibrate with
 
 The camera is the configuration's ([camera], or [camera2] with ``--board 2``) with its
 settings (size, focus, exposure), its profile and the game's tile set, unless ``--source``,
@@ -28,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("look", help="see what the camera sees: the found grid and readings drawn over the frame",
                        description=__doc__.split("\n\n")[0].split(": ", 1)[1])
     p.add_argument("--out", type=Path, required=True, help="the picture to write (.png or .jpg), replaced each frame")
+    p.add_argument("--frame", type=Path, help="also write the frame itself, as the camera gave it (a photo for calibrate)")
     p.add_argument("--once", action="store_true", help="one frame, then stop")
     p.add_argument("--every", type=float, default=1.0, help="seconds between frames (default 1)")
     p.add_argument("--frames", type=int, help="stop after this many frames (default: until Ctrl-C)")
@@ -60,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
             if image is None:
                 print(f"look: {source.name}: no more frames", flush=True)
                 break
+            if args.frame is not None:
+                write_image(args.frame, image)
             picture, reading = read_and_draw(image, tileset=tileset, grid=args.grid, profile=profile)
             write_image(args.out, picture)
             n += 1

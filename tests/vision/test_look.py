@@ -104,8 +104,11 @@ def test_read_and_calibrate_draw_the_same_picture_as_look(tmp_path: Path):
     assert f"{pictures['calibrate']}: grid 15x15" in proc.stdout
     proc = run("read", str(empty), "--profile", str(profile), "--overlay", str(pictures["read"]))
     assert proc.returncode == 0, proc.stderr
-    proc = run("look", "--image", str(empty), "--profile", str(profile), "--once", "--out", str(pictures["look"]))
+    frame = tmp_path / "frame.png"
+    proc = run("look", "--image", str(empty), "--profile", str(profile), "--once", "--out", str(pictures["look"]),
+               "--frame", str(frame))
     assert proc.returncode == 0, proc.stderr
+    assert np.array_equal(cv2.imread(str(frame)), cv2.imread(str(empty)))  # the frame itself, undrawn
     masks = {k: grid_pixels(p) for k, p in pictures.items()}
     assert masks["look"].sum() > 1000
     # The same grid from the same profile: the same pixels (the caption's figures may differ).
