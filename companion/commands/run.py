@@ -197,8 +197,11 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         tileset = session.tileset_name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
+        from companion.vision.overlay import LatestView
+
+        view = LatestView()  # the organiser's camera view: what each table last read
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients,
-                                 pin_hash=cfg.web.pin_hash)
+                                 pin_hash=cfg.web.pin_hash, camera_view=view.jpeg)
         live = stack.enter_context(serving(session, web, now_ms=clock))
         stopping = threading.Event()
 
@@ -222,7 +225,7 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         if len(hubs) != len(cameras):
             raise CompanionError(f"{cfg.source}: game.boards: the game in progress ({session.game}) is not what the "
                                  "configuration's cameras are for")
-        tables = [Table(hub, camera, reader_analyser(tileset, session.grid, profile),
+        tables = [Table(hub, camera, view.wrap(i, reader_analyser(tileset, session.grid, profile)),
                         trace=lambda line, i=i: print(f"table{'' if len(hubs) == 1 else i + 1}: {line}", flush=True))
                   for i, (hub, camera, profile) in enumerate(zip(hubs, cameras, profiles))]
         each_round = _watchdog()

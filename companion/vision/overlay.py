@@ -201,3 +201,41 @@ def read_and_draw(image: np.ndarray, **read: Any) -> tuple[np.ndarray, BoardRead
     except NoBoardFound as exc:
         return draw_nothing_found(image, str(exc)), None
     return draw_reading(image, reading), reading
+
+
+class LatestView:
+    """What the table last saw, for the organiser's camera view on the page: wraps the table's
+    ``analyse`` (frame -> reading, seen) and keeps each board's latest frame and reading. The
+    table reads the camera only when a button is pressed, so the view is the picture behind the
+    last reading; the page asks for it again every few seconds."""
+
+    MAX_WIDTH = 1280  # a phone's screen; a full 2304 px frame costs time to encode and send
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._latest: dict[int, tuple[np.ndarray, BoardReading]] = {}
+
+    def wrap(self, board: int, analyse: Any) -> Any:
+        def seen(frame: Any) -> Any:
+            reading, more = analyse(frame)
+            with self._lock:
+                self._latest[board] = (frame.image, reading)
+            return reading, more
+
+        return seen
+
+    def jpeg(self, board: int = 0) -> bytes | None:
+        """The latest frame of ``board`` with its reading drawn over it, as a JPEG; None before
+        the first reading."""
+        with self._lock:
+            latest = self._latest.get(board)
+        if latest is None:
+            return None
+        picture = draw_reading(*latest)
+        if picture.shape[1] > self.MAX_WIDTH:
+            scale = self.MAX_WIDTH / picture.shape[1]
+            picture = cv2.resize(picture, (self.MAX_WIDTH, round(picture.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        return data.tobytes() if ok else None

@@ -21,6 +21,7 @@ Endpoints (also in the README):
     POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
     GET  /game.gcg             the game so far as GCG
     GET  /qr.svg               a QR code of the page's own address
+    GET  /api/admin/camera.jpg what the table last saw, the grid and readings drawn (?board=1: House's second)
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def _loopback(address: str | None) -> bool:
         return False
 
 
-def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None) -> Flask:
+def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None,
+               camera_view: Callable[[int], bytes | None] | None = None) -> Flask:
     config = config or WebConfig()
     auth = auth or Auth()
     app = Flask(__name__)
@@ -316,6 +318,23 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         )
 
     # -- downloads --
+
+    @app.get("/api/admin/camera.jpg")
+    def camera() -> Response:
+        """What the table last saw (``?board=1`` for a House table's second), the found grid and
+        readings drawn over it: for the organiser only."""
+        s = current_session()
+        if s is None or not s.admin:
+            return error(401, "the organiser's PIN is needed for that")
+        board = request.args.get("board", "0")
+        if camera_view is None:
+            return error(404, "no camera at this table")
+        if board not in ("0", "1"):
+            return error(400, "board: 0 or 1")
+        picture = camera_view(int(board))
+        if picture is None:
+            return error(404, "no reading yet: the table reads the board when a clock button is pressed")
+        return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/game.gcg")
     def gcg() -> Response:
