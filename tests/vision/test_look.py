@@ -10,7 +10,6 @@ of the board, not only on average.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import cv2
@@ -25,9 +24,17 @@ SHARED = Path(__file__).parents[2].parent / "shared" / "photos" / "scrabscrap"
 PHOTOS = ["board-neu/board-01.jpg", "board-neu/warp-14.jpg", "spiel-14/board-10.jpg"]
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=180,
-                          cwd=cwd)
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """`companion ARGS` in this process (the command line's own entry), its exit and output."""
+    from companion.cli import main
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        code = main(list(args))
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out.out, out.err)
+
+    return command
 
 
 def grid_pixels(picture: Path) -> np.ndarray:
@@ -46,12 +53,12 @@ def line_strength(photo: np.ndarray, mask: np.ndarray, shift: int) -> float:
 
 
 @pytest.mark.parametrize("name", PHOTOS)
-def test_look_draws_the_grid_on_the_boards_lines(tmp_path: Path, name: str):
+def test_look_draws_the_grid_on_the_boards_lines(run, tmp_path: Path, name: str):
     photo_path = SHARED / name
     if not photo_path.exists():
         pytest.skip(f"{photo_path} absent (../shared): the drawn grid is not checked on a real photo")
     out = tmp_path / "view.png"
-    proc = run("look", "--image", str(photo_path), "--tileset", "de", "--once", "--out", str(out), cwd=tmp_path)
+    proc = run("look", "--image", str(photo_path), "--tileset", "de", "--once", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("look: frame 1: grid 15x15") and str(out) in proc.stdout
     photo = cv2.imread(str(photo_path))
@@ -92,7 +99,7 @@ def test_the_check_sees_a_grid_off_the_lines(tmp_path: Path):
     assert line_strength(photo, mask, 0) < line_strength(photo, mask, round(-square / 3))
 
 
-def test_read_and_calibrate_draw_the_same_picture_as_look(tmp_path: Path):
+def test_read_and_calibrate_draw_the_same_picture_as_look(run, tmp_path: Path):
     rng = np.random.default_rng(5)
     spec = SceneSpec(content={}, tileset="de", camera=mounted_camera(rng), photo=mounted_photo(rng))
     empty = tmp_path / "empty.png"
@@ -115,7 +122,7 @@ def test_read_and_calibrate_draw_the_same_picture_as_look(tmp_path: Path):
     assert np.array_equal(masks["look"], masks["read"]) and np.array_equal(masks["look"], masks["calibrate"])
 
 
-def test_look_refreshes_from_a_folder_and_says_each_frame(tmp_path: Path):
+def test_look_refreshes_from_a_folder_and_says_each_frame(run, tmp_path: Path):
     rng = np.random.default_rng(8)
     spec = SceneSpec(content={}, tileset="en", camera=mounted_camera(rng), photo=mounted_photo(rng))
     (tmp_path / "frames").mkdir()
@@ -123,7 +130,7 @@ def test_look_refreshes_from_a_folder_and_says_each_frame(tmp_path: Path):
     cv2.imwrite(str(tmp_path / "frames" / "b.png"), np.full((300, 400, 3), 90, np.uint8))  # no board
     out = tmp_path / "view.png"
     proc = run("look", "--source", f"folder:{tmp_path / 'frames'},loop", "--frames", "3", "--every", "0",
-               "--tileset", "en", "--out", str(out), cwd=tmp_path)
+               "--tileset", "en", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert [line.split(":")[1].strip() for line in lines] == ["frame 1", "frame 2", "frame 3"]
@@ -137,12 +144,17 @@ def test_look_refreshes_from_a_folder_and_says_each_frame(tmp_path: Path):
     (["--out", "view.png", "--frames", "0"], "--frames: 1 or more"),
     (["--out", "view.png", "--once", "--source", "folder:nowhere"], "nowhere: no such folder"),
 ])
-def test_look_refuses_in_one_line(tmp_path: Path, args: list[str], said: str):
+def test_look_refuses_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                  args: list[str], said: str):
+    from companion.cli import main
+
     photo = tmp_path / "p.png"
     cv2.imwrite(str(photo), np.full((100, 100, 3), 90, np.uint8))
     if "--image" not in args and "--source" not in args:
         args = [*args, "--image", str(photo)]
-    proc = run("look", "--tileset", "en", *args, cwd=tmp_path)
-    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and said in lines[0], proc.stderr
+    monkeypatch.chdir(tmp_path)
+    assert main(["look", "--tileset", "en", *args]) == 2
+    out = capsys.readouterr()
+    assert out.out == "", out
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0], out.err

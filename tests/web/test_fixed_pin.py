@@ -4,12 +4,14 @@ on the device itself, never a phone's."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.config import EXAMPLE, parse_config
 from companion.errors import CompanionError
 from companion.web.app import create_app
@@ -19,9 +21,17 @@ from companion.web.pin_hash import hash_pin, is_pin_hash, verify_pin
 from .conftest import PIN
 
 
-def config_pin(path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "config", "pin", str(path), *args],
-                          input=stdin, capture_output=True, text=True, timeout=60)
+@pytest.fixture
+def config_pin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """`companion config pin PATH ARGS` with ``stdin`` piped in (not a terminal: read, not asked)."""
+
+    def run(path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(["config", "pin", str(path), *args])
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out.out, out.err)
+
+    return run
 
 
 def test_a_pin_hash_checks_its_pin_only():
@@ -33,7 +43,7 @@ def test_a_pin_hash_checks_its_pin_only():
     assert not is_pin_hash("271828") and not is_pin_hash("")
 
 
-def test_config_pin_writes_the_hash_and_keeps_the_rest(tmp_path: Path):
+def test_config_pin_writes_the_hash_and_keeps_the_rest(config_pin, tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text(EXAMPLE)
     proc = config_pin(path, stdin="654321\n")
@@ -56,7 +66,7 @@ def test_config_pin_writes_the_hash_and_keeps_the_rest(tmp_path: Path):
     assert path.read_text() == EXAMPLE
 
 
-def test_config_pin_adds_the_web_table_where_there_is_none(tmp_path: Path):
+def test_config_pin_adds_the_web_table_where_there_is_none(config_pin, tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text('# mine\n[camera]\nsource = "synthetic"\n')
     assert config_pin(path, stdin="123123\n").returncode == 0
@@ -67,7 +77,7 @@ def test_config_pin_adds_the_web_table_where_there_is_none(tmp_path: Path):
 
 @pytest.mark.parametrize("stdin, said", [("12345\n", "a PIN is 6 digits"), ("12345a\n", "a PIN is 6 digits"),
                                          ("\n", "a PIN is 6 digits")])
-def test_config_pin_refuses_a_bad_pin_and_changes_nothing(tmp_path: Path, stdin: str, said: str):
+def test_config_pin_refuses_a_bad_pin_and_changes_nothing(config_pin, tmp_path: Path, stdin: str, said: str):
     path = tmp_path / "config.toml"
     path.write_text(EXAMPLE)
     proc = config_pin(path, stdin=stdin)
@@ -75,7 +85,7 @@ def test_config_pin_refuses_a_bad_pin_and_changes_nothing(tmp_path: Path, stdin:
     assert path.read_text() == EXAMPLE
 
 
-def test_a_broken_configuration_is_not_edited(tmp_path: Path):
+def test_a_broken_configuration_is_not_edited(config_pin, tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text("[web]\nport = 99999\n")
     proc = config_pin(path, stdin="123456\n")
