@@ -29,7 +29,7 @@ from companion.engine import native
 from companion.engine.hint import parse_rack, turns
 from companion.engine.movegen import generator_for
 from companion.engine.player import self_play
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon import load_lexicon
 from companion.rules.rescore import choose_tileset, rescore
 

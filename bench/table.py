@@ -19,10 +19,10 @@ from pathlib import Path
 from companion.commands.demo import SHARED_GAME
 from companion.core.gcg import decode_gcg, parse_gcg
 from companion.rules.rescore import choose_tileset
-from companion.table import Press
-from companion.tabledemo import Demo, _ruled
+from companion.table.table import Press
+from companion.sim.tabledemo import Demo, _ruled
 from companion.web.hub import Hub
-from companion.web.replay import names_of
+from companion.sim.record import names_of
 
 
 def _record():  # type: ignore[no-untyped-def]

@@ -266,8 +266,8 @@ def upper_bound_pct(errors: int, trials: int, confidence: float = 0.95) -> float
 
 def synthetic(n: int, seed0: int = 1000, first: int = 0) -> dict[str, Any]:
     """``first`` > 0 also reports the first that many scenes alone, as ``first_<n>``."""
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     tally = Tally()
     head = Tally()
@@ -310,8 +310,8 @@ def stranger_phone(n: int, seed0: int = 30000) -> dict[str, Any]:
     is known, so the scenes hold face-up tiles only and sets are not counted."""
     from dataclasses import replace as _replace
 
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     tally = Tally()
     not_found = []
@@ -347,7 +347,7 @@ def _camera_profile(spec: Any, seed: int) -> Profile:
     from dataclasses import replace as _replace
 
     from companion.vision.grid import locate_grid
-    from companion.vision.render import render
+    from companion.sim.render import render
 
     clear = render(_replace(spec, hand=None), seed).image
     location = locate_grid(clear, spec.grid, spec.grid)
@@ -371,8 +371,8 @@ def hands(n: int, seed0: int = 2000) -> dict[str, Any]:
     """Hands over a mounted camera's board (its grid fixed by calibration, as at the table)."""
     from companion.vision.grid import GridLocation
     from companion.vision.hands import HandTracker
-    from companion.vision.render import hand_sequence, render
-    from companion.vision.scene import preset, random_hand
+    from companion.sim.render import hand_sequence, render
+    from companion.sim.scene import preset, random_hand
     from companion.vision.stabiliser import Stabiliser
 
     covered = 0

@@ -57,7 +57,7 @@ def serve(seconds: float) -> None:
     from companion.web.auth import Auth
     from companion.web.hub import Hub
     from companion.web.server import ServerThread
-    from companion.web.session import ClassicSession
+    from companion.table.classic import ClassicSession
 
     session = ClassicSession(["Ann", "Bob"], challenge="single", seed=1)
     hub = Hub(session).start()

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from companion import __version__
 from companion.commands import COMMANDS
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 
 class _Parser(argparse.ArgumentParser):

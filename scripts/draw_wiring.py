@@ -1,6 +1,6 @@
 """Draw hardware/wiring.svg: the clock box's wiring to the Pi's 40-pin header, from the default pin
 map (companion/clock/pins.py) and the ground pin each circuit returns to (:data:`GROUND_OF`, the
-"ground pin used" column of hardware/README.md's table; tests/test_hardware.py checks that the
+"ground pin used" column of hardware/README.md's table; tests/pi/test_hardware.py checks that the
 drawing, the table and the pin map agree, and that this script's output is the file).
 
     .venv/bin/python scripts/draw_wiring.py            # rewrites hardware/wiring.svg

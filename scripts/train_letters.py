@@ -2,7 +2,7 @@
 """Train the letter classifier the companion ships, from the glyph atlas alone.
 
 Every letter of every tile set and the ten digits, in each of the atlas's fonts, is drawn on
-synthetic tile faces (companion/vision/facesynth.py: stroke width, scale, squeeze, position,
+synthetic tile faces (companion/sim/facesynth.py: stroke width, scale, squeeze, position,
 turn, crop offset, light, resolution, blur, noise, JPEG), taken apart by the same code that
 reads a real face (companion/vision/face.py), and a small network learns the normalised
 pictures. No photo is used. Everything comes from one seed and runs single-threaded, so the
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.core.tiles import get_tileset, tileset_names
 from companion.vision.face import split_face
-from companion.vision.facesynth import binarised, draw_face, draw_other, random_style
+from companion.sim.facesynth import binarised, draw_face, draw_other, random_style
 from companion.vision.glyphs import load_atlas
 from companion.vision.letters import DIGITS, OTHER, LetterModel, glyph_features
 

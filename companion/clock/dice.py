@@ -17,7 +17,7 @@ import random
 import secrets
 from dataclasses import dataclass
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 SIDES = 6
 DICE_COUNTS = (2, 4)

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Protocol
 from companion.clock.engine import ClockEvent, ClockGroup, FlagFell, Lockout, LostOnTime
 from companion.clock.now import monotonic_ms
 from companion.clock.pins import PinMap
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 Press = tuple[str, int]  # (button name, monotonic milliseconds)
 

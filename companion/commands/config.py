@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from companion.clock.engine import format_ms
-from companion.config import EXAMPLE, default_path, load_config, parse_config
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
+from companion.table.config import EXAMPLE, default_path, load_config, parse_config
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -85,7 +85,7 @@ TABLE_LINE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-]+)\s*\]\]?\s*(#.*)?$", re.
 
 
 def set_pin(args: argparse.Namespace) -> int:
-    from companion.atomic import write_atomic
+    from companion.core.atomic import write_atomic
     from companion.web.auth import PIN_DIGITS, new_pin
     from companion.web.pin_hash import hash_pin
 

@@ -16,14 +16,18 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from companion.commands.gcg import describe, read_record
+from companion.core.gcg import describe, read_record
 from companion.core.gcg import GameRecord, decode_gcg, parse_gcg
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon import load_lexicon
 from companion.rules.rescore import choose_tileset, rescore
 
 # A real game: Doug v Emely from Macondo's tests (a phony withdrawn, a blank, rack points).
 SHARED_GAME = Path(__file__).resolve().parents[2] / ".." / "shared" / "games" / "macondo" / "gcgio_doug_v_emely.gcg"
+
+
+# The game a GCG record holds (the registry's name): the demo plays it.
+RECORDED = "classic"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -91,7 +95,11 @@ def run(args: argparse.Namespace) -> int:
     lexicon = load_lexicon(choice.name) if choice.name in ("en", "de", "super3") else None
     names = [p.name or p.nick for p in record.players]
     print(f"Refereeing {source}: {' v '.join(names)} (tile set {choice.name})")
-    camera = _Camera(choice.name, result.board.layout.rows) if args.camera else None
+    camera = None
+    if args.camera:
+        from companion.sim.camera import ReadBackCamera
+
+        camera = ReadBackCamera(choice.name, result.board.layout.rows)
     for r in result.events:
         line = f"{names[r.seat]:>10}  {describe(r.event)} {r.score:+d}"
         if r.play is not None:
@@ -136,16 +144,19 @@ def _record(args: argparse.Namespace) -> tuple[str, GameRecord]:
 def _serve(args: argparse.Namespace) -> int:
     """The recorded game played on the live page, one event every ``--delay`` seconds."""
     from companion.commands.serve import serving
-    from companion.web.replay import names_of, steps
-    from companion.web.session import ActionError, ClassicSession
+    from companion.sim.record import names_of, steps
+    from companion.table.games import find_game
+    from companion.table.session import ActionError
 
     source, record = _record(args)
+    game = find_game(RECORDED)
     choice = choose_tileset(record)
-    if choice.name not in ("en", "de"):
-        raise CompanionError(f"the live page plays en and de games; this record is {choice.name}")
+    if choice.name not in game.tilesets:
+        raise CompanionError(f"the live page plays {' and '.join(game.tilesets)} games; this record is {choice.name}")
     delay = 2.0 if args.delay is None else args.delay
     try:
-        session = ClassicSession(names_of(record)[:4], control="tournament", challenge="single", tileset=choice.name)
+        session = game.start(None, 0, names=names_of(record)[:4], control="tournament", challenge="single",
+                             tileset=choice.name)
     except ActionError as exc:
         raise CompanionError(f"{source}: {exc}") from None
     with serving(session, args) as live:
@@ -173,8 +184,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _table(args: argparse.Namespace) -> int:
     """The recorded game played at a simulated table through the whole table loop."""
-    from companion.tabledemo import Demo, write_summary
-    from companion.web.replay import names_of
+    from companion.sim.tabledemo import Demo, write_summary
+    from companion.sim.record import names_of
 
     if args.pace is None:
         args.pace = 0.0 if args.sim_time else 3.0
@@ -182,10 +193,13 @@ def _table(args: argparse.Namespace) -> int:
         raise CompanionError("--pace must not be negative")
     if args.hands < 0:
         raise CompanionError("--hands must not be negative")
+    from companion.table.games import find_game
+
     source, record = _record(args)
     choice = choose_tileset(record)
-    if choice.name not in ("en", "de"):
-        raise CompanionError(f"the table plays en and de games; this record is {choice.name}")
+    tilesets = find_game(RECORDED).tilesets
+    if choice.name not in tilesets:
+        raise CompanionError(f"the table plays {' and '.join(tilesets)} games; this record is {choice.name}")
     trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
     demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
                 sim_time=args.sim_time, hands_every=args.hands, trace=trace)
@@ -217,57 +231,6 @@ def _table(args: argparse.Namespace) -> int:
     finally:
         demo.close()
     return 0
-
-
-class _Camera:
-    """The synthetic camera above the demo's board: each position is rendered as a mounted
-    camera would photograph it and read back through the board reader, as the table will."""
-
-    SEED = 7
-
-    def __init__(self, tileset: str, grid: int) -> None:
-        import numpy as np
-
-        from companion.vision.calibration import calibrate_empty
-        from companion.vision.profile import Profile
-        from companion.vision.scene import SceneSpec, mounted_camera, mounted_photo
-
-        rng = np.random.default_rng(self.SEED)
-        self.spec = SceneSpec(grid=grid, tileset=tileset, camera=mounted_camera(rng), photo=mounted_photo(rng))
-        self.tileset = tileset
-        # Calibrated once, from the empty board, as a mounted camera is at the table.
-        self.profile = calibrate_empty(self._photo({}), Profile(tileset=tileset, grid=grid), "demo empty board")
-        self.squares = self.wrong = 0
-
-    def _photo(self, content):  # type: ignore[no-untyped-def]
-        from dataclasses import replace
-
-        from companion.vision.render import render
-
-        return render(replace(self.spec, content=content), self.SEED).image
-
-    def check(self, board) -> str:  # type: ignore[no-untyped-def]
-        from companion.core.move import format_square
-        from companion.vision.reader import read_board
-        from companion.vision.scene import content_from_board
-
-        reading = read_board(self._photo(content_from_board(board)), tileset=self.tileset, grid=board.layout.rows,
-                             profile=self.profile)
-        wrong = []
-        for cell in reading.cells:
-            tile = board[(cell.row, cell.col)]
-            expected = None if tile is None else ("?" if tile.blank else tile.letter)
-            seen = cell.letter if cell.kind == "tile" else None
-            if seen != expected:
-                wrong.append(f"{format_square((cell.row, cell.col))} read {seen or 'empty'} for {expected or 'empty'}")
-        self.squares += len(reading.cells)
-        self.wrong += len(wrong)
-        if not wrong:
-            return f"all {len(reading.cells)} squares read right in {reading.elapsed_ms:.0f} ms"
-        return f"{len(wrong)} squares misread: {', '.join(wrong[:4])}"
-
-    def summary(self) -> str:
-        return f"{self.squares - self.wrong} of {self.squares} squares read right over the game"
 
 
 def _indent(text: str) -> str:

@@ -5,8 +5,8 @@ the geometry and the tile values alone (:mod:`companion.rules.rescore`), beside 
 says. Exit 0 when all agree, 1 when any event disagrees, 2 when the file cannot be read as a
 GCG record or replayed (one line naming the file and the line).
 
-This module is the edge: it reads the bytes; decoding and parsing are
-:func:`companion.core.gcg.decode_gcg` and :func:`companion.core.gcg.parse_gcg`.
+This module parses the arguments and prints; reading the file is
+:func:`companion.core.gcg.read_record`.
 """
 
 from __future__ import annotations
@@ -17,27 +17,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from companion.core.gcg import (
-    LETTERED_ROWS,
-    ChallengeBonus,
-    EndRackPoints,
-    Event,
-    Exchange,
-    GameRecord,
-    LastRackPenalty,
-    Pass,
-    Play,
-    TimePenalty,
-    Withdrawn,
-    decode_gcg,
-    parse_gcg,
-)
+from companion.core.gcg import LETTERED_ROWS, GameRecord, describe, read_record
 from companion.core.tiles import tileset_names
-from companion.errors import CompanionError
 from companion.rules.rescore import Rescore, choose_tileset, rescore
-
-# A GCG record is a few kilobytes; anything far larger is not one (and /dev/zero never ends).
-MAX_BYTES = 4 * 1024 * 1024
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,25 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(func=run_rescore)
 
 
-def read_record(path: Path) -> GameRecord:
-    """The record in the GCG file at ``path``; any problem is one :class:`CompanionError` line."""
-    name = str(path)
-    if not path.exists():
-        raise CompanionError(f"{name}: no such file")
-    if path.is_dir():
-        raise CompanionError(f"{name}: is a directory, not a GCG file")
-    if not path.is_file():
-        raise CompanionError(f"{name}: not a regular file")
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise CompanionError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise CompanionError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB: not a GCG record")
-    return parse_gcg(decode_gcg(data, name), name)
-
-
 def run_rescore(args: argparse.Namespace) -> int:
     # Names and letters may be anything (Ę, Ü, é): on a terminal that cannot show them, show an
     # escape rather than fail half-way through the table.
@@ -98,27 +61,6 @@ def run_rescore(args: argparse.Namespace) -> int:
 
 
 # --- presentation ------------------------------------------------------------------------------
-
-
-def describe(event: Event) -> str:
-    """An event in a few words, GCG's own where they are readable."""
-    if isinstance(event, Play):
-        return f"{event.position} {event.word}"
-    if isinstance(event, Pass):
-        return "pass"
-    if isinstance(event, Exchange):
-        return f"exchange {event.tiles}" if event.tiles else f"exchange {event.count} tiles"
-    if isinstance(event, Withdrawn):
-        return "-- play withdrawn"
-    if isinstance(event, ChallengeBonus):
-        return "(challenge) bonus"
-    if isinstance(event, EndRackPoints):
-        return f"({event.tiles}) rack points"
-    if isinstance(event, LastRackPenalty):
-        return f"{event.tiles} ({event.tiles}) own rack"
-    if isinstance(event, TimePenalty):
-        return "(time) penalty"
-    return event.kind
 
 
 def header_notes(result: Rescore) -> list[str]:

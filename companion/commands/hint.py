@@ -17,11 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-from companion.commands.gcg import read_record
+from companion.core.gcg import read_record
 from companion.core.tiles import get_tileset, tileset_names
 from companion.engine.hint import file_position, hints, parse_rack, position_before
 from companion.engine.movegen import generator_for
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.rescore import choose_tileset
 
 

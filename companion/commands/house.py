@@ -17,7 +17,7 @@ from pathlib import Path
 from companion.core.board import STANDARD, Board
 from companion.core.move import format_square
 from companion.core.tiles import get_tileset, tileset_names
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import house
 
 
@@ -165,10 +165,10 @@ def explosion_text(x: house.Explosion) -> str:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """The scripted match of :mod:`companion.housedemo`, step by step, each verdict printed."""
+    """The scripted match of :mod:`companion.sim.housedemo`, step by step, each verdict printed."""
     import tempfile
 
-    from companion.housedemo import NAMES, SCRIPT, HouseTable
+    from companion.sim.housedemo import NAMES, SCRIPT, HouseTable
 
     pace = args.pace if args.pace is not None else (0.0 if args.headless else 3.0)
     if pace < 0:

@@ -10,9 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon import house, store
-from companion.atomic import write_atomic
+from companion.core.atomic import write_atomic
 from companion.lexicon.words import MAX_LENGTH, format_word_list, normalise, parse_word_list
 
 # Enough to see what is wrong with a file without drowning the terminal.

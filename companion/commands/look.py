@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.config import default_path
+from companion.table.config import default_path
 from companion.core.tiles import tileset_names
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -102,7 +102,7 @@ def _setup(args: argparse.Namespace) -> tuple[Any, Any, str]:
 
     cam, game_tileset = None, "en"
     if (args.image is None and args.source is None) or args.profile is None or args.tileset is None:
-        from companion.config import load_config
+        from companion.table.config import load_config
 
         cfg = load_config(args.config)
         cam = cfg.camera if args.board == 1 else cfg.camera2

@@ -21,8 +21,8 @@ from typing import Any
 
 from companion.clock.engine import Lockout
 from companion.clock.pins import HEADER, PinMap
-from companion.config import default_path, load_config
-from companion.errors import CompanionError
+from companion.table.config import default_path, load_config
+from companion.core.errors import CompanionError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.tiles import tileset_names
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision import BACKENDS
 
 # The vision modules load OpenCV: they are imported when the command runs, so that the rest of

@@ -1,5 +1,5 @@
 """`companion replay-photos DIR --tileset de [--gcg-out FILE]`: a game rebuilt from an ordered
-folder of photos, one per turn (see companion/replay.py).
+folder of photos, one per turn (see companion/table/replay.py).
 
 Prints each turn as a GCG event line (and any question a photo raises); writes the game as GCG
 with --gcg-out. Exit 0 when every turn was settled, 1 when some turns are questions (they are in
@@ -43,13 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.atomic import write_atomic
+    from companion.core.atomic import write_atomic
     from companion.core.gcg import event_line, write_gcg
     from companion.core.tiles import get_tileset
-    from companion.errors import CompanionError
+    from companion.core.errors import CompanionError
     from companion.lexicon.store import load_lexicon
-    from companion.commands.gcg import read_record
-    from companion.replay import declared_blanks, photos_in, replay_photos
+    from companion.core.gcg import read_record
+    from companion.table.replay import declared_blanks, photos_in, replay_photos
     from companion.vision.profile import load_profile
     from companion.vision.reader import read_file
 

@@ -3,16 +3,17 @@
 It reads the configuration, opens the camera ([camera]), builds the buttons, LEDs and buzzer
 ([pins]), resumes the game in progress from the game log in the data folder (or starts one with
 the [game] and [clock] settings), serves the live page ([web]) and runs the table loop: a
-player's button switches the clock and the table reads the board (:mod:`companion.table`);
+player's button switches the clock and the table reads the board (:mod:`companion.table.table`);
 the pause button pauses or resumes the game. The session's clocks are the truth: the LEDs show
 the player on move from them (blinking in overtime). It tells systemd it is ready (Type=notify)
 once the page is served and the loop runs, and pings the watchdog from the table's loop, so a
 hung loop is restarted. SIGTERM or Ctrl-C stop it cleanly. ``--mock`` runs on gpiozero's mock
 pins, on any machine.
 
-With game.players = 1 the game is the solo dungeon (its set-up rolled from [dice]); with
-game.boards = 2 it is Scrabble House: two cameras ([camera], [camera2]), one table loop per board
-in one process, four buttons, two clocks.
+The game is game.name's, else the first of the registry (:mod:`companion.table.games`) that
+seats game.players at game.boards: one player, the solo dungeon (its set-up rolled from
+[dice]); four at two boards, Scrabble House (two cameras, [camera] and [camera2], one table loop
+per board in one process, four buttons, two clocks). The game starts as its registry entry says.
 """
 
 from __future__ import annotations
@@ -29,10 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.clock.engine import MINUTE_MS, Overtime
-from companion.config import CameraConfig, Config, default_path, load_config
-from companion.errors import CompanionError
-from companion.notify import notify, watchdog_interval_s
+from companion.table.config import CameraConfig, Config, default_path, load_config
+from companion.core.errors import CompanionError
+from companion.pi.notify import notify, watchdog_interval_s
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,26 +64,28 @@ HIDDEN_FROM_SERVICE = ("/home", "/root", "/run/user")
 class Preflight:
     """What the checks found that the table then uses."""
 
-    control: str | dict[str, Any]
+    game: Any  # the registry's game (companion.table.games)
     profiles: list[Any]  # one per camera: a calibration profile or None
 
 
 def preflight(cfg: Config, service: bool = False) -> Preflight:
     """Every check ``run`` makes before it opens the pins, the cameras and the page; ``config
     check`` makes the same ones. ``service``: as the systemd service sees the files."""
-    if cfg.boards != 1 and cfg.players != 4:
-        raise CompanionError(f"{cfg.source}: game.players: Scrabble House (boards = 2) is for 4 players, not {cfg.players}")
-    house = cfg.boards == 2
-    control = session_control(cfg) if cfg.players > 1 and not house else "untimed"
-    if house:
-        house_minutes(cfg)
-    profiles = [_camera_ready(cfg, key, cam, service) for key, cam in cameras_of(cfg)]
-    return Preflight(control, profiles)
+    from companion.table.games import find_game
+
+    game = find_game(cfg.game)
+    # The game's own checks of the configuration (its time control, ...): the registry raises
+    # them from from_config; the game it would start is made again, on the store, by the table.
+    game.from_config(cfg, None)
+    profiles = [_camera_ready(cfg, key, cam, service) for key, cam in cameras_of(cfg, game.boards)]
+    return Preflight(game, profiles)
 
 
-def cameras_of(cfg: Config) -> list[tuple[str, CameraConfig]]:
-    """The configuration's cameras by their table's name: [camera], and [camera2] at a House table."""
-    return [("camera", cfg.camera)] + ([("camera2", cfg.camera2)] if cfg.boards == 2 and cfg.camera2 else [])
+def cameras_of(cfg: Config, boards: int | None = None) -> list[tuple[str, CameraConfig]]:
+    """The configuration's cameras by their table's name: [camera], and [camera2] at a table of
+    two boards."""
+    boards = cfg.boards if boards is None else boards
+    return [(k, c) for k, c in (("camera", cfg.camera), ("camera2", cfg.camera2))[:boards] if c is not None]
 
 
 def _camera_ready(cfg: Config, key: str, cam: CameraConfig, service: bool) -> Any:
@@ -126,38 +128,11 @@ def _seen_by_service(cfg: Config, key: str, path: str) -> None:
                              "(ProtectHome=yes): move it to /etc/companion or /var/lib/companion")
 
 
-def session_control(cfg: Config) -> str | dict[str, Any]:
-    """The configuration's time control as the table's game takes it (a preset's terms: one
-    stage, an increment or Scrabble's overtime at 10 points a minute for up to 10 minutes)."""
-    c = cfg.control
-    if c is None:
-        raise CompanionError(f"{cfg.source}: clock.kind: a stopwatch is for the solo dungeon (game.players = 1)")
-    if len(c.stages) != 1:
-        raise CompanionError(f"{cfg.source}: clock.stages: the table plays one stage for now, not {len(c.stages)}")
-    st = c.stages[0]
-    if st.bronstein_ms or st.delay_ms:
-        raise CompanionError(f"{cfg.source}: clock.stages[0]: the table plays an increment or none for now")
-    if c.overtime is not None and c.overtime != Overtime():
-        raise CompanionError(f"{cfg.source}: clock.overtime_points_per_minute: the table plays Scrabble's overtime "
-                             "(10 points a minute, 10 minutes at most) for now")
-    if c.overtime is not None and st.increment_ms:
-        raise CompanionError(f"{cfg.source}: clock.overtime: overtime or an increment, not both")
-    minutes = st.time_ms / MINUTE_MS
-    if not 1 <= minutes <= 180:
-        raise CompanionError(f"{cfg.source}: clock.stages[0].minutes: the table plays 1 to 180 minutes, not {minutes:g}")
-    return {"minutes": minutes, "increment_seconds": st.increment_ms / 1000, "overtime": c.overtime is not None}
-
-
 def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
     """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
     synthetic camera's board (one per board at a House table)."""
-    from companion.vision.sources import (
-        FolderSource,
-        OpenCVDeviceSource,
-        Picamera2Source,
-        SyntheticSource,
-        picamera2_controls,
-    )
+    from companion.sim.camera import SyntheticSource
+    from companion.vision.sources import FolderSource, OpenCVDeviceSource, Picamera2Source, picamera2_controls
 
     if cam.source == "picamera2":
         controls = picamera2_controls(cam.focus_cm, cam.exposure_ms, cam.gain)
@@ -172,14 +147,15 @@ def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
 def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
     from companion.clock.gpio import Panel
     from companion.commands.serve import serving
-    from companion.house_table import BoardHub
+    from companion.table.house import BoardHub
     from companion.lexicon.store import data_dir
-    from companion.store import open_store
-    from companion.table import Table, reader_analyser, resume_or_start, serve_panel
+    from companion.table.store import open_store
+    from companion.table.games import resume_or_start
+    from companion.table.table import Table, reader_analyser, serve_panel
+    from companion.vision.overlay import LatestView
 
-    house = cfg.boards == 2
-    control = pre.control
-    cams = [cam for _, cam in cameras_of(cfg)]
+    game = pre.game
+    cams = [cam for _, cam in cameras_of(cfg, game.boards)]
     profiles = pre.profiles
     factory = _factory(args)
     with ExitStack() as stack:
@@ -189,16 +165,12 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
             stack.callback(cameras[-1].close)
         store = open_store(data_dir())
         stack.callback(store.close)
-        session, clock = resume_or_start(store, cfg.player_names(), control=control, challenge=cfg.challenge,
-                                         tileset=cfg.tileset, seed=None,
-                                         start=_house_start(cfg, store) if house else _dungeon_start(cfg, store))
+        session, clock = resume_or_start(store, start=game.from_config(cfg, store))
         # The game in progress (a dungeon started from the page, a House match) has its own
         # tile set and board.
         tileset = session.tileset_name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
-        from companion.vision.overlay import LatestView
-
         view = LatestView()  # the organiser's camera view: what each table last read
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients,
                                  pin_hash=cfg.web.pin_hash, camera_view=view.jpeg)
@@ -242,45 +214,6 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
                     table_of=session.board_of)
     print("companion: stopped", file=sys.stderr)
     return 0
-
-
-def _house_start(cfg: Config, store: Any) -> Callable[[int], Any]:
-    """A new Scrabble House match: the four players in order, 1 and 2 at board 1 (the bottom
-    edge, the top), 3 and 4 at board 2, partners 1 and 3, 2 and 4; each board's set by its
-    colour; sudden-death clocks of the first stage's minutes (the rules' flag fall)."""
-    from companion.house_table import HouseSession
-    from companion.rules.house import HouseOptions
-
-    minutes = house_minutes(cfg)
-
-    def start(now_ms: int) -> Any:
-        options = HouseOptions(tileset=cfg.tileset, colours=cfg.colours, minutes=minutes)
-        return HouseSession(store, cfg.player_names(), options=options, now_ms=now_ms)
-
-    return start
-
-
-def house_minutes(cfg: Config) -> float:
-    """Scrabble House's clocks: one stage, sudden death; its minutes."""
-    c = cfg.control
-    if c is None or len(c.stages) != 1 or c.stages[0].increment_ms or c.stages[0].bronstein_ms or c.stages[0].delay_ms:
-        raise CompanionError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
-    return c.stages[0].time_ms / MINUTE_MS
-
-
-def _dungeon_start(cfg: Config, store: Any) -> Callable[[int], Any] | None:
-    """With one player, a new game is the solo dungeon: its set-up rolled with [dice] (count,
-    seed), shown on the page, checked by the camera when the player presses."""
-    if cfg.players != 1:
-        return None
-    from companion.dungeon_table import DungeonSession
-    from companion.rules.dungeon import roll_setup
-
-    def start(now_ms: int) -> Any:
-        return DungeonSession(store, roll_setup(dice=cfg.dice, seed=cfg.seed), name=cfg.player_names()[0],
-                              tileset=cfg.tileset, now_ms=now_ms)
-
-    return start
 
 
 def _factory(args: argparse.Namespace) -> Any:

@@ -15,7 +15,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 DEFAULT_PORT = 8080
 
@@ -27,11 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Serve the live page for a game at this table; the organiser's PIN is printed at start.",
     )
     add_server_arguments(p)
-    p.add_argument("--names", nargs="+", default=["Player 1", "Player 2"], metavar="NAME",
-                   help="the players' display names (2 to 4)")
-    p.add_argument("--control", default="tournament", help="time control: tournament, club, rapid, blitz, untimed")
-    p.add_argument("--challenge", default="single", choices=["void", "single", "double", "five-points"])
-    p.add_argument("--tileset", default="en", choices=["en", "de"])
+    p.add_argument("--game", default="classic",
+                   help="the game, by its name in the registry (default classic; a wrong name lists them)")
+    p.add_argument("--names", nargs="+", default=None, metavar="NAME",
+                   help="the players' display names (as many as the game seats; default Player 1, Player 2, ...)")
+    p.add_argument("--control", default=None, help="time control: tournament, club, rapid, blitz, untimed")
+    p.add_argument("--challenge", default=None, choices=["void", "single", "double", "five-points"])
+    p.add_argument("--tileset", default=None, choices=["en", "de"])
     p.set_defaults(func=run)
 
 
@@ -42,16 +44,28 @@ def add_server_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.web.session import ActionError, ClassicSession
-
-    try:
-        session = ClassicSession(args.names, control=args.control, challenge=args.challenge, tileset=args.tileset)
-    except ActionError as exc:
-        raise CompanionError(str(exc)) from None
-    with serving(session, args) as live:
+    with serving(session_for(args), args) as live:
         print("companion: Ctrl-C stops", flush=True)
         live.wait()
     return 0
+
+
+def session_for(args: argparse.Namespace) -> Any:
+    """The game ``--game`` names, started from the options it takes (the registry's settings):
+    a page without a table, no game log."""
+    from companion.table.games import find_game
+    from companion.table.session import ActionError
+
+    try:
+        game = find_game(args.game)
+        given = {k: getattr(args, k, None) for k in game.settings}
+        unknown = [k for k in ("control", "challenge") if getattr(args, k, None) is not None and k not in game.settings]
+        if unknown:
+            raise ActionError(f"--{unknown[0]}: not an option of {game.title}")
+        names = given.pop("names", None) or [f"Player {i + 1}" for i in range(max(2, game.seats[0]))][:game.seats[1]]
+        return game.start(None, 0, names=names, **{k: v for k, v in given.items() if v is not None})
+    except ActionError as exc:
+        raise CompanionError(str(exc)) from None
 
 
 class serving:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Iterator, Mapping
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 Coord = tuple[int, int]
 

@@ -2,9 +2,9 @@
 
 The format (John Chew's, poslfit.com/scrabble/gcg) is one line per pragma (``#keyword ...``) or
 event (``>nick: ...``). This module knows the syntax only; what an event is worth on a board is
-the business of :mod:`companion.rules.rescore`. Reading bytes from a file belongs to the caller:
-:func:`decode_gcg` turns the bytes into text, :func:`parse_gcg` the text into a
-:class:`GameRecord`, :func:`write_gcg` a record back into text.
+the business of :mod:`companion.rules.rescore`. :func:`decode_gcg` turns bytes into text,
+:func:`parse_gcg` the text into a :class:`GameRecord`, :func:`write_gcg` a record back into
+text; :func:`read_record` is the one reader of a file, every problem one line.
 
 Dialects met in real files and accepted here (each kept so that writing gives it back):
 
@@ -21,12 +21,13 @@ Dialects met in real files and accepted here (each kept so that writing gives it
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar
 
 from companion.core.board import Layout
 from companion.core.move import format_position, parse_position
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 MAX_PLAYERS = 4
 
@@ -533,3 +534,47 @@ def write_gcg(record: GameRecord) -> str:
     for number, rack in record.racks:
         out.append(f"#rack{number} {rack}".rstrip())
     return "\n".join(out) + "\n"
+
+
+def describe(event: Event) -> str:
+    """An event in a few words, GCG's own where they are readable."""
+    if isinstance(event, Play):
+        return f"{event.position} {event.word}"
+    if isinstance(event, Pass):
+        return "pass"
+    if isinstance(event, Exchange):
+        return f"exchange {event.tiles}" if event.tiles else f"exchange {event.count} tiles"
+    if isinstance(event, Withdrawn):
+        return "-- play withdrawn"
+    if isinstance(event, ChallengeBonus):
+        return "(challenge) bonus"
+    if isinstance(event, EndRackPoints):
+        return f"({event.tiles}) rack points"
+    if isinstance(event, LastRackPenalty):
+        return f"{event.tiles} ({event.tiles}) own rack"
+    if isinstance(event, TimePenalty):
+        return "(time) penalty"
+    return event.kind
+
+
+# A GCG record is a few kilobytes; anything far larger is not one (and /dev/zero never ends).
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def read_record(path: Path) -> GameRecord:
+    """The record in the GCG file at ``path``; any problem is one :class:`CompanionError` line."""
+    name = str(path)
+    if not path.exists():
+        raise CompanionError(f"{name}: no such file")
+    if path.is_dir():
+        raise CompanionError(f"{name}: is a directory, not a GCG file")
+    if not path.is_file():
+        raise CompanionError(f"{name}: not a regular file")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise CompanionError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise CompanionError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB: not a GCG record")
+    return parse_gcg(decode_gcg(data, name), name)

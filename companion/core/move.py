@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from companion.core.board import Board, Coord, Direction, Layout, Tile
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 PLAY_THROUGH = "."
 _POSITION = re.compile(r"^(?:(?P<row>\d{1,2})(?P<col>[A-Za-z])|(?P<col2>[A-Za-z])(?P<row2>\d{1,2}))$")

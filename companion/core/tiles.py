@@ -16,7 +16,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 BLANK = "?"
 

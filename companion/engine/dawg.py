@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from companion.atomic import write_atomic
-from companion.errors import CompanionError
+from companion.core.atomic import write_atomic
+from companion.core.errors import CompanionError
 
 FORMAT = 1
 MAGIC = b"companion-dawg"

@@ -16,7 +16,7 @@ from companion.core.board import Board
 from companion.core.gcg import LETTERED_ROWS, Exchange, GameRecord, Pass, Play, board_position
 from companion.core.tiles import BLANK, TileSet
 from companion.engine.movegen import Generator, Move
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.rescore import rescore
 
 MAX_RACK = 8  # Scrabble III's rack; the classic game's is 7

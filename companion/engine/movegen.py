@@ -42,7 +42,7 @@ from companion.core.move import PlacedTile, Placement, format_position
 from companion.core.tiles import BLANK, TileSet
 from companion.engine import native
 from companion.engine.dawg import Dawg
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 CLASSIC_BONUSES: Mapping[int, int] = {7: 50}
 BLANK_CODE = 32

@@ -42,7 +42,7 @@ from companion.core.board import Board
 from companion.core.tiles import BLANK
 from companion.engine.leave import leave_value
 from companion.engine.movegen import BLANK_CODE, BOARD_CODE, Generator, Move, RawMove
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import classic
 
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import marisa_trie
 
 from companion.core.tiles import TileSet, get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 # Scrabble III is played in English with a bigger bag: same alphabet, same words.
 LIST_FOR_TILESET: Mapping[str, str] = MappingProxyType({"en": "en", "super3": "en", "de": "de"})

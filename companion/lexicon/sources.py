@@ -46,7 +46,7 @@ import unicodedata
 from typing import Iterable
 
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon.words import MAX_LENGTH, normalise
 
 SCOWL_CATEGORIES = (

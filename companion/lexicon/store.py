@@ -11,7 +11,7 @@ They live outside the install so that they survive a reinstall: ``$COMPANION_DAT
 ``state.json`` is the one commit point. An import writes its trie under a new name first and
 replaces ``state.json`` after, so a crash at any moment leaves the old dictionary or the new one
 whole; a file no state refers to (an import cut short, a list since replaced) is removed by the
-next change. Every write goes through :func:`companion.atomic.write_atomic`.
+next change. Every write goes through :func:`companion.core.atomic.write_atomic`.
 
 Import and reset replace the whole dictionary, overlay included: the rules text's "Import
 dictionary" makes all the words of the file the dictionary, and a word the user once deleted
@@ -32,8 +32,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import marisa_trie
 
-from companion.errors import CompanionError
-from companion.atomic import TEMP_SUFFIX, write_atomic
+from companion.core.errors import CompanionError
+from companion.core.atomic import TEMP_SUFFIX, write_atomic
 from companion.lexicon.house import house_trie, list_for_tileset, list_tileset
 from companion.lexicon.lexicon import Lexicon
 from companion.lexicon.words import MAX_LENGTH, MIN_LENGTH, WordList, normalise

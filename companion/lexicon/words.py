@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from companion.core.tiles import TileSet
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 # A single tile forms no word.
 MIN_LENGTH = 2

@@ -53,7 +53,7 @@ from typing import Container, Sequence
 from companion.core.board import Board, Coord, STANDARD, Tile
 from companion.core.move import Placement, format_square
 from companion.core.tiles import BLANK, TileSet, get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.common import (
     PlayScore,
     geometry_error,

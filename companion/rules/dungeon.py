@@ -108,7 +108,7 @@ from companion.core.board import STANDARD, Board, Coord, Direction, Layout, Tile
 from companion.core.move import PlacedTile, Placement, format_square
 from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import placement_direction, words_formed
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.common import NOT_CONNECTED, NOT_IN_LINE, NO_TILES, ONE_WORD_ONLY, TOO_SHORT, has_gap, not_in_dictionary
 
 SIZE = 15

@@ -116,7 +116,7 @@ from companion.core.board import STANDARD, Board, Coord, Direction, Tile
 from companion.core.move import PlacedTile, Placement, format_square
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction, run_through, words_formed
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.common import (
     NO_TILES,
     NOT_IN_LINE,

@@ -43,7 +43,7 @@ from companion.core.gcg import (
 )
 from companion.core.move import Placement, placement_from_notation
 from companion.core.tiles import TileSet, get_tileset, tileset_names
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.classic import CHALLENGE_POINTS_PER_WORD, score_play
 from companion.rules.common import PlayScore, geometry_error
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.core.board import Layout
 from companion.core.tiles import BLANK, TileSet
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.face import GLYPH_PX
 from companion.vision.letters import glyph_features, load_model, softmax

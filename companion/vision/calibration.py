@@ -99,7 +99,7 @@ def calibrate_backs(
     """The profile with the colour of this set's backs, from a photo with its tiles face down on
     ``squares`` and no other tile (its faces calibrated first: the reader carries backs
     to another light as the faces are carried); returns the colour learned."""
-    from companion.errors import CompanionError
+    from companion.core.errors import CompanionError
 
     names = [s.name for s in base.sets]
     if set_name not in names:

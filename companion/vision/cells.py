@@ -72,7 +72,7 @@ import numpy as np
 
 from companion.core.board import Layout, Premium
 from companion.core.tiles import BLANK, TileSet
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.face import (
     GLYPH_PX,
     FaceInk,

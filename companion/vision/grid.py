@@ -59,7 +59,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.layout import cell_colours, layout_shift
 from companion.vision.lines import coarse_lattices
 from companion.vision.probe import Probe, cell_px, project, shift, shrink

@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from companion.core.board import Premium, layout_for_grid
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.grid import GridLocation, rectify
 from companion.vision.medians import median
 from companion.vision.reading import BoardReading

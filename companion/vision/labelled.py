@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.core.board import Layout
 from companion.core.tiles import BLANK, TileSet
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.alphabet import samples_to_arrays, variations
 from companion.vision.cells import CELL_PX, MARGIN, learn_empty, read_board_cells
 from companion.vision.grid import locate_grid, rectify

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from companion.core.board import Layout, Premium, layout_for_grid
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.medians import median
 from companion.vision.probe import Probe
 

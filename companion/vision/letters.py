@@ -22,7 +22,7 @@ from importlib import resources
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.face import fit_square
 
 DIGITS = "0123456789"

@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.atomic import write_atomic
-from companion.errors import CompanionError
+from companion.core.atomic import write_atomic
+from companion.core.errors import CompanionError
 from companion.vision.grid import GridLocation
 from companion.vision.reading import BoardReading
 

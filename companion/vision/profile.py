@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.atomic import write_atomic
-from companion.errors import CompanionError
+from companion.core.atomic import write_atomic
+from companion.core.errors import CompanionError
 
 VERSION = 1
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from companion.core.board import layout_for_grid
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
-from companion.heap import keep_freed_memory
+from companion.core.errors import CompanionError
+from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
@@ -71,7 +71,7 @@ def prepare(tileset: str = "en", grid: int = 15) -> None:
     """Load and build, once per process, what every reading uses: the letter network, the
     tile set and layout, OpenCV's colour tables (its first Lab conversion builds them, about
     170 ms) and the line detector; and the C heap set to keep freed buffers for the next
-    reading (:mod:`companion.heap`). Part of starting the process, as a camera's stream pays it
+    reading (:mod:`companion.pi.heap`). Part of starting the process, as a camera's stream pays it
     once: ``companion read`` calls it before the clock of elapsed_ms starts."""
     import numpy.ma  # noqa: F401  (numpy imports these on first use: nanmedian, default_rng)
     import numpy.random  # noqa: F401

@@ -8,8 +8,9 @@ from:
   made, so that this module imports on any machine),
 - :class:`OpenCVDeviceSource`: a webcam or capture device through OpenCV (an index or a path),
 - :class:`FolderSource`: the images of a folder in natural order (board-2 before board-10),
-- :class:`SyntheticSource`: the synthetic renderer's photos with known truth, a scripted
-  sequence of boards and hands passing over them.
+- the simulated table's camera (:class:`companion.sim.camera.SyntheticSource`: the renderer's
+  photos with known truth) is a source too; it lives with the simulated table, which the
+  reader never imports, and :func:`open_source` makes it only when the caller hands it over.
 
 :func:`open_source` makes one from a short string (``device:0``, ``folder:/photos,loop``, ...),
 the form a command line or a config file gives. Every frame carries its timestamp from an
@@ -23,15 +24,15 @@ import re
 import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 Clock = Callable[[], float]
 
@@ -305,105 +306,17 @@ class FolderSource(FrameSource):
 
 
 # ---------------------------------------------------------------------------------------------
-# The synthetic renderer
-
-
-@dataclass(frozen=True)
-class HandPass:
-    """A scripted hand passing over a still board: it enters along its arm, holds, leaves, and
-    the board is seen alone for ``after`` frames (the renderer's ``hand_sequence``)."""
-
-    spec: Any  # a companion.vision.scene.SceneSpec
-    hand: Any  # a companion.vision.scene.Hand
-    steps_in: int = 4
-    hold: int = 2
-    steps_out: int = 3
-    after: int = 3
-
-
-class SyntheticSource(FrameSource):
-    """Photos from the synthetic renderer, with their truth in each frame's ``meta["scene"]``.
-
-    ``script``: what the camera sees, in order: a scene spec is one frame of that scene (only
-    the sensor noise differs between frames of one spec), a :class:`HandPass` the frames of a
-    hand passing over its board. Without a script: a board drawn at random from ``seed`` (a
-    mounted camera), three still frames, a hand passing, the board alone again. ``render`` and
-    ``hand_sequence`` are the renderer's functions (injectable for tests)."""
-
-    def __init__(
-        self,
-        script: Sequence[Any] | None = None,
-        *,
-        seed: int = 0,
-        loop: bool = False,
-        size: tuple[int, int] | None = None,
-        clock: Clock = time.monotonic,
-        render: Callable[..., Any] | None = None,
-        hand_sequence: Callable[..., Any] | None = None,
-    ) -> None:
-        super().__init__(clock)
-        if render is None or hand_sequence is None:
-            from companion.vision import (
-                render as renderer,  # the renderer is heavy: imported when used
-            )
-
-            render = render or renderer.render
-            hand_sequence = hand_sequence or renderer.hand_sequence
-        self._render, self._hand_sequence = render, hand_sequence
-        self.seed, self.loop = int(seed), loop
-        self.script: tuple[Any, ...] = tuple(script) if script is not None else default_script(self.seed, size)
-        if not self.script:
-            raise CompanionError("synthetic source: the script is empty")
-        self._step = 0
-        self._pending: list[Any] = []
-        self._frame = 0  # noise frame number: every frame of the source differs
-
-    def _grab(self) -> tuple[np.ndarray, Mapping[str, Any]] | None:
-        if not self._pending:
-            if self._step >= len(self.script):
-                if not self.loop:
-                    return None
-                self._step = 0
-            item = self.script[self._step]
-            self._step += 1
-            if isinstance(item, HandPass):
-                self._pending = list(self._hand_sequence(item.spec, self.seed, item.hand, steps_in=item.steps_in,
-                                                         hold=item.hold, steps_out=item.steps_out, after=item.after))
-            else:
-                self._pending = [self._render(item, self.seed, frame=self._frame)]
-            if not self._pending:
-                return self._grab()
-        scene = self._pending.pop(0)
-        self._frame += 1
-        return scene.image, {"scene": scene}
-
-    @property
-    def name(self) -> str:
-        return f"synthetic source (seed {self.seed})"
-
-
-def default_script(seed: int, size: tuple[int, int] | None = None) -> tuple[Any, ...]:
-    """A random board under a mounted camera: three still frames, a hand passing, the board
-    alone again (the pass ends with three frames of it)."""
-    from companion.vision.scene import preset, random_hand
-
-    rng = np.random.default_rng(seed)
-    spec = preset("mounted", rng)
-    if size is not None:
-        spec = replace(spec, camera=replace(spec.camera, size=(int(size[0]), int(size[1]))))
-    return (spec, spec, spec, HandPass(spec, random_hand(rng, spec.grid)))
-
-
-# ---------------------------------------------------------------------------------------------
 # From a string
 
 SOURCE_FORMS = "picamera2[:CAMERA], device:INDEX|PATH, folder:PATH[,loop], synthetic[:seed=N,size=WxH,loop]"
 
 
-def open_source(spec: str, clock: Clock = time.monotonic) -> FrameSource:
+def open_source(spec: str, clock: Clock = time.monotonic, synthetic: Callable[..., FrameSource] | None = None) -> FrameSource:
     """A source from its short form: ``picamera2``, ``picamera2:1``, ``device:0``,
     ``device:/dev/video2``, ``folder:/path/to/photos``, ``folder:/path,loop``, ``synthetic``,
-    ``synthetic:seed=3``, ``synthetic:seed=3,size=640x480,loop``."""
+    ``synthetic:seed=3``, ``synthetic:seed=3,size=640x480,loop``. ``synthetic`` is the simulated
+    table's camera class (:class:`companion.sim.camera.SyntheticSource`), passed by a caller
+    that offers it: this package never imports the simulated table."""
     if not isinstance(spec, str) or not spec.strip():
         raise CompanionError(f"empty camera source (use {SOURCE_FORMS})")
     kind, sep, rest = spec.strip().partition(":")
@@ -433,7 +346,9 @@ def open_source(spec: str, clock: Clock = time.monotonic) -> FrameSource:
             if not m or min(int(m[1]), int(m[2])) < 64:
                 raise CompanionError(f"camera source {spec!r}: size is WIDTHxHEIGHT, at least 64x64 (size=640x480)")
             size = (int(m[1]), int(m[2]))
-        return SyntheticSource(seed=seed, size=size, loop="loop" in options, clock=clock)
+        if synthetic is None:
+            raise CompanionError(f"camera source {spec!r}: the synthetic camera is not offered here")
+        return synthetic(seed=seed, size=size, loop="loop" in options, clock=clock)
     raise CompanionError(f"unknown camera source {spec!r} (use {SOURCE_FORMS})")
 
 

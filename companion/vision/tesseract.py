@@ -16,7 +16,7 @@ import shutil
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.face import FaceInk
 from companion.vision.letters import CORNER_OF_TURN, LetterGuess
 

@@ -15,7 +15,8 @@ Endpoints (also in the README):
     POST /api/login            {"pin": "123456"} -> a new admin session (403 wrong, 429 locked)
     POST /api/logout
     POST /api/admin/new-game   {game, names, control, challenge, tileset, seed; the dungeon: objects, dice}
-    POST /api/admin/dungeon    {action: "rack" | "refill" | "burn", tiles: "AEINRST"} (the solo dungeon)
+    POST /api/admin/action     {action, tiles}: an action the game offers (the solo dungeon's "rack",
+                               "refill", "burn" with tiles: "AEINRST"); /api/admin/dungeon the same
     POST /api/admin/pause | /api/admin/resume | /api/admin/undo
     POST /api/admin/correct    {square: "H8", letter: "A" | "" (empty), blank: false}
     POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
@@ -40,7 +41,8 @@ from werkzeug.exceptions import HTTPException
 
 from companion.web.auth import Auth
 from companion.web.hub import Hub, HubStopped, sse_event
-from companion.web.session import ActionError
+from companion.table import games
+from companion.table.session import ActionError
 
 log = logging.getLogger("companion.web")
 
@@ -270,26 +272,19 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     @app.post("/api/admin/new-game")
     def new_game() -> Response:
         def start(session: Any, now: int, d: dict[str, Any]) -> None:
-            other = session.new_game(now, **d)
+            other = games.new_game(session, now, **d)
             if other is not None:  # another game: its session is the one the page shows now
                 hub.replace_session(other)
 
-        return admin_action({"game", "names", "control", "challenge", "tileset", "seed", "objects", "dice"}, start)
+        return admin_action({"game"} | {k for g in games.GAMES.values() for k in g.settings}, start)
 
-    @app.post("/api/admin/dungeon")
-    def dungeon() -> Response:
-        def act(session: Any, now: int, d: dict[str, Any]) -> None:
-            what = d.get("action")
-            if getattr(session, "game", None) != "dungeon":
-                raise ActionError("the game at the table is not the solo dungeon", 409)
-            if what == "rack":
-                session.enter_rack(now, d.get("tiles"))
-            elif what in ("refill", "burn"):
-                getattr(session, what)(now, d.get("tiles"))
-            else:
-                raise ActionError("action: rack, refill or burn")
-
-        return admin_action({"action", "tiles"}, act)
+    # The organiser's actions a game offers beyond every game's (the registry's ``actions``);
+    # /api/admin/dungeon is the name the solo dungeon's came first under.
+    @app.post("/api/admin/action")
+    @app.post("/api/admin/dungeon", endpoint="dungeon")
+    def action() -> Response:
+        return admin_action({"action", "tiles"}, lambda session, now, d: games.act(session, now, d.get("action"),
+                                                                                    d.get("tiles")))
 
     @app.post("/api/admin/pause")
     def pause() -> Response:

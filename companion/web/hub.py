@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from companion.clock.now import monotonic_ms
-from companion.web.session import GameSession
+from companion.table.games import document
+from companion.table.session import GameSession
 
 T = TypeVar("T")
 log = logging.getLogger("companion.web")
@@ -145,7 +146,7 @@ class Hub:
         if revision == self._revision and not force:
             return
         now = self.now_ms()
-        doc = self.session.document(now)
+        doc = document(self.session, now)  # the game's page view and the new-game form
         with self._lock:
             self._revision = revision
             self.version += 1

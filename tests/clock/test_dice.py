@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from companion.clock.dice import OBSTACLES, dice_rng, placement, roll
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 # chi-square with 5 degrees of freedom: the 0.999 quantile.
 CHI2_5_DOF_999 = 20.515

@@ -30,7 +30,7 @@ from companion.clock.engine import (
 )
 from companion.clock.gpio import Beep, ClockDriver, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 FAST_BEEPS = {k: Beep(0.01, 0.01, 1) for k in ("flag", "lost", "invalid", "roll")}
 

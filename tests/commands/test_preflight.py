@@ -19,7 +19,7 @@ NO_PICAMERA2 = importlib.util.find_spec("picamera2") is None
 
 # (name, configuration with {tmp} for the test's folder, what the one line says, as the service?)
 CASES = [
-    ("house for two", SYNTHETIC + "[game]\nplayers = 2\nboards = 2\n", "Scrabble House (boards = 2) is for 4 players", False),
+    ("house for two", SYNTHETIC + "[game]\nplayers = 2\nboards = 2\n", "Scrabble House (two boards, four players) is for 4 players", False),
     ("stopwatch for two", SYNTHETIC + '[clock]\nkind = "stopwatch"\n', "clock.kind: a stopwatch is for one player", False),
     ("two stages", SYNTHETIC + "[clock]\nstages = [{ minutes = 90, moves = 40 }, { minutes = 30 }]\n",
      "clock.stages: the table plays one stage for now, not 2", False),
@@ -106,4 +106,4 @@ def test_a_good_configuration_passes_both(tmp_path, capsys, no_table):
     out = capsys.readouterr().out
     assert "ok (as the service sees the files)" in out and f"camera: folder {photos}, profile none" in out
     assert main(["run", "--mock", "--config", str(config)]) == 0 and len(no_table) == 1
-    assert no_table[0].control["minutes"] == 25 and no_table[0].profiles == [None]
+    assert no_table[0].game.name == "classic" and no_table[0].profiles == [None]

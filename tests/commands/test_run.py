@@ -108,7 +108,7 @@ def _served_twice(config: Path, tmp_path: Path) -> list[tuple[list[str], dict]]:
 def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path):
     import cv2
 
-    from companion.vision.sources import SyntheticSource
+    from companion.sim.camera import SyntheticSource
 
     photos = tmp_path / "photos"
     photos.mkdir()
@@ -139,7 +139,7 @@ def test_run_with_one_player_sets_up_the_solo_dungeon_from_the_dice_seed(tmp_pat
         assert state["game"]["name"] == "dungeon" and [p["name"] for p in state["players"]] == ["Jo"]
         assert state["dungeon"]["phase"] == "set-up"
         plans.append(state["dungeon"]["plan"])
-    from companion.dungeon_table import plan_json
+    from companion.table.dungeon_snapshot import plan_json
     from companion.rules.dungeon import roll_setup
 
     assert plans[0] == plans[1] == json.loads(json.dumps(plan_json(roll_setup(dice=4, seed="cave"))))
@@ -158,7 +158,7 @@ def test_run_with_two_boards_serves_scrabble_house_from_two_cameras(tmp_path):
         ids.append(state["game"]["id"])
     assert ids[0] == ids[1]
     bad = _bad(tmp_path, TABLE + "[game]\nplayers = 2\nboards = 2\n")[1]
-    assert "game.players: Scrabble House (boards = 2) is for 4 players, not 2" in bad
+    assert "game.players: Scrabble House (two boards, four players) is for 4 players, not 2" in bad
 
 
 def test_run_with_a_bad_configuration_is_one_line(tmp_path):

@@ -3,7 +3,7 @@ from collections import Counter
 import pytest
 
 from companion.core.board import EXTENDED, STANDARD, Board, Premium, Tile, layout_for_grid
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 
 def counts(layout):

@@ -30,7 +30,7 @@ from companion.core.gcg import (
     write_gcg,
 )
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.rescore import TileSetChoice, choose_tileset, rescore
 
 EN = get_tileset("en")

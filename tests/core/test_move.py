@@ -10,7 +10,7 @@ from companion.core.move import (
     placement_from_notation,
 )
 from companion.core.words import words_formed
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 import pytest
 
 from companion.core.tiles import get_tileset, tileset_names
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 
 def test_known_sets():

@@ -5,7 +5,7 @@ import pytest
 from companion.core.tiles import get_tileset
 from companion.engine import dawg as dawg_module
 from companion.engine.dawg import build, cache_path, dawg_for, from_bytes, lexicon_key, to_bytes
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon import Lexicon
 
 ALPHABET = get_tileset("en").alphabetical()

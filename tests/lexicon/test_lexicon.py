@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon import Lexicon, load_lexicon
 from companion.lexicon.house import house_trie, list_for_tileset, manifest
 from companion.lexicon.words import MAX_LENGTH, MIN_LENGTH

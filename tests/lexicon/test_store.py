@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
-from companion import atomic
+from companion.core.errors import CompanionError
+from companion.core import atomic
 from companion.lexicon import store
 from companion.lexicon.words import MAX_LENGTH, format_word_list, parse_word_list
 

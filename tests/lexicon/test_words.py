@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.lexicon.words import MAX_LENGTH, format_word_list, normalise, parse_word_list
 
 EN = get_tileset("en")

@@ -9,7 +9,7 @@ import pytest
 
 from companion.core.board import Board, Tile
 from companion.core.move import Placement, PlacedTile, placement_from_notation
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import classic
 from companion.rules.classic import (
     Accept,

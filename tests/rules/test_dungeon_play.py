@@ -10,7 +10,7 @@ import pytest
 from companion.core.tiles import get_tileset
 from companion.engine.dawg import build
 from companion.engine.movegen import Generator
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import dungeon as d
 from companion.rules.dungeon import (
     ASK,

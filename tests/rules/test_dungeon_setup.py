@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from companion.clock.dice import OBSTACLES
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules.dungeon import (
     FIXED,
     MONSTER,

@@ -105,8 +105,8 @@ def test_the_reader_reads_with_bookworms_numpy(bookworm_venv: Path, tmp_path: Pa
         import cv2
         import numpy as np
 
-        from companion.vision.render import render
-        from companion.vision.scene import preset
+        from companion.sim.render import render
+        from companion.sim.scene import preset
 
         spec = preset("mounted", np.random.default_rng(3))
         photo, tileset = tmp_path / "board.png", spec.tileset

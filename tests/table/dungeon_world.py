@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from companion.commands.demo import _Camera
+from companion.sim.camera import ReadBackCamera
 from companion.core.tiles import get_tileset
-from companion.table import reader_analyser
+from companion.table.table import reader_analyser
 from companion.vision.alphabet import alphabet_order
 from companion.vision.calibration import calibrate_alphabet, calibrate_backs
-from companion.vision.render import hand_sequence, render
-from companion.vision.scene import Square, random_hand
+from companion.sim.render import hand_sequence, render
+from companion.sim.scene import Square, random_hand
 from tests.rules.dungeon_table import PhysicalBoard
 
 SET = "ivory"
@@ -36,7 +36,7 @@ class Frame:
 BACKS = tuple((7, c) for c in range(15))  # `companion calibrate --layout backs`: the middle row face down
 
 
-def calibrated(camera: _Camera) -> Any:
+def calibrated(camera: ReadBackCamera) -> Any:
     """The demo camera's profile with the set's alphabet and backs, from rendered calibration photos."""
     order = alphabet_order(get_tileset(camera.tileset))
     alphabet = {divmod(i, 15): Square.tile(ch, set=SET) for i, ch in enumerate(order)}
@@ -49,7 +49,7 @@ def calibrated(camera: _Camera) -> Any:
 class DungeonCamera:
     def __init__(self, board: PhysicalBoard, seed: int = 3) -> None:
         self.board = board
-        self.camera = _Camera("en", 15)
+        self.camera = ReadBackCamera("en", 15)
         self.profile = calibrated(self.camera)
         self._frame = 0
         self._hand: list[Frame] = []

@@ -12,10 +12,11 @@ test naming the square and what was read."""
 from __future__ import annotations
 
 from companion.core.move import format_square
-from companion.dungeon_table import UNREADABLE, DungeonSession
+from companion.table.dungeon import UNREADABLE, DungeonSession
 from companion.rules.dungeon import DEAD, ESCAPED
-from companion.store import open_store
-from companion.table import Press, SimClock, Table
+from companion.table.store import open_store
+from companion.sim.truth import SimClock
+from companion.table.table import Press, Table
 from companion.web.hub import Hub
 from tests.rules import dungeon_scripts as scripts
 from tests.rules.dungeon_scripts import WORDS, generator

@@ -5,17 +5,12 @@ page's actions (a new dungeon from the organiser's form, the rack, refills)."""
 
 from __future__ import annotations
 
-from companion.dungeon_table import DungeonSession, reading_from_json, reading_to_json
+from companion.table.dungeon import DungeonSession, reading_from_json, reading_to_json
 from companion.rules.dungeon import PLAYED, roll_setup
-from companion.store import open_store
-from companion.table import (
-    Press,
-    SimClock,
-    Table,
-    TableSession,
-    TruthFrame,
-    truth_analyser,
-)
+from companion.table.store import open_store
+from companion.sim.truth import SimClock, TruthFrame, truth_analyser
+from companion.table.classic import TableSession
+from companion.table.table import Press, Table
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub
@@ -111,12 +106,12 @@ def test_the_organiser_starts_a_dungeon_and_enters_the_rack_on_the_page():
 
 
 def test_a_dungeon_started_from_the_page_goes_on_after_a_restart(tmp_path):
-    from companion.table import resume_or_start
+    from companion.table.games import new_game, resume_or_start
 
     store = open_store(tmp_path)
     clock = SimClock(1000)
     classic, _ = resume_or_start(store, ["Ann", "Bob"], lexicon_for=lambda ts: WORDS, clock=lambda last: clock)
-    dungeon = classic.new_game(clock(), game="dungeon", names=["Ann"], seed=3)
+    dungeon = new_game(classic, clock(), game="dungeon", names=["Ann"], seed=3)
     assert isinstance(dungeon, DungeonSession) and dungeon.store is store
     dungeon.enter_rack(clock(), "AEINRST")
     store.close()

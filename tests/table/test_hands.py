@@ -7,9 +7,9 @@ from __future__ import annotations
 from importlib import resources
 
 from companion.core.gcg import decode_gcg, parse_gcg
-from companion.tabledemo import Demo
+from companion.sim.tabledemo import Demo
 from companion.web.hub import Hub
-from companion.web.replay import names_of
+from companion.sim.record import names_of
 
 
 def test_hands_passing_over_the_board_make_no_move(tmp_path):

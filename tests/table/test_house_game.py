@@ -1,8 +1,8 @@
 """A whole Scrabble House match on synthetic photos of both boards, through the table loop.
 
-Two boards, each under its own synthetic camera (companion/housedemo.py), each driven
+Two boards, each under its own synthetic camera (companion/sim/housedemo.py), each driven
 by its own :class:`~companion.table.Table` on its own thread, one hub and one session
-(companion/house_table.py) between them, the real reader on every frame: the tiles' rotation
+(companion/table/house.py) between them, the real reader on every frame: the tiles' rotation
 (0 or 180) says whose they are, their colour which set. Time is simulated (nothing waits on the
 clocks); the word list is the English house list. The script is housedemo.SCRIPT (what
 `companion house demo` plays); this test checks the verdicts it means and, between steps, what
@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.house_table import HouseSession
-from companion.housedemo import ANN, BOB, CY, SCRIPT, HouseTable
+from companion.table.house import HouseSession
+from companion.sim.housedemo import ANN, BOB, CY, SCRIPT, HouseTable
 from companion.rules import house
 from companion.rules.house import BOTTOM, TOP
-from companion.store import open_store
+from companion.table.store import open_store
 from companion.web.hub import Hub
 
 

@@ -4,9 +4,10 @@ restored with its preview."""
 
 from __future__ import annotations
 
-from companion.house_table import UNREADABLE, BoardHub, HouseSession
+from companion.table.games import document
+from companion.table.house import UNREADABLE, BoardHub, HouseSession
 from companion.rules.house import HouseOptions
-from companion.store import open_store
+from companion.table.store import open_store
 from companion.vision.reading import BoardReading, CellReading
 from companion.web.hub import Hub
 
@@ -45,7 +46,7 @@ def test_a_flag_fall_loses_for_the_team_and_stops_the_clocks(tmp_path):
         assert not s.state.over
         s.tick(1000 + 60_000)  # the flag falls at zero
         assert s.state.winner == 1 and "Ann ran out of time" in s.state.reason
-        doc = s.document(1000 + 60_000)
+        doc = document(s, 1000 + 60_000)
         assert doc["game"]["over"] and doc["game"]["winners"] == [1, 3] and not doc["clock"]["running"]
         assert s.press(1, 2, 70_000) == "ignored: the match is over"
 
@@ -59,7 +60,7 @@ def test_a_board_not_read_is_a_question_and_the_clock_goes_back(tmp_path):
         v = s.judge(0, 6000, None)
         assert v["kind"] == "question" and v["questions"] == [UNREADABLE]
         assert s.clocks.on_move() == {0} and s.board(0).pending_press is None
-        assert s.document(6000)["boards"][0]["questions"] == [UNREADABLE]
+        assert document(s, 6000)["boards"][0]["questions"] == [UNREADABLE]
 
 
 def test_a_press_logged_before_a_restart_is_judged_after_it(tmp_path):
@@ -91,12 +92,12 @@ def test_an_explosion_waiting_is_restored_with_its_preview(tmp_path):
             tiles.update({(r, c): (ch, rot) for r, c, ch, rot in move})
             assert s.press(0, i % 2, 1000 * (i + 1)) == "judge"
             s.judge(0, 1000 * (i + 1), reading_of(tiles))
-        before = s.document(10_000)
+        before = document(s, 10_000)
         assert before["boards"][0]["preview"] is not None
     with open_store(tmp_path) as store:
         again = HouseSession.restore(store, lexicon_for=lambda t: EXPLODING_WORDS)
         assert again is not None
-        after = again.document(10_000)
+        after = document(again, 10_000)
         assert after["boards"][0]["preview"] == before["boards"][0]["preview"]
         assert after["boards"][0]["squares"] == before["boards"][0]["squares"]
         assert again.clocks.on_move() == s.clocks.on_move() == {0}

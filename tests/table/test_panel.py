@@ -15,10 +15,10 @@ from gpiozero.pins.mock import MockFactory
 from companion.clock.gpio import BEEPS, Beep, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.core.gcg import decode_gcg, parse_gcg
-from companion.tabledemo import Demo
-from companion.table import serve_panel
+from companion.sim.tabledemo import Demo
+from companion.table.table import serve_panel
 from companion.web.hub import Hub
-from companion.web.replay import names_of
+from companion.sim.record import names_of
 
 WAIT_S = 120.0  # only a guard against a hang: each wait ends as soon as the state shows the move
 

@@ -10,12 +10,13 @@ import pytest
 
 from companion.core.board import Tile
 from companion.core.move import Placement, PlacedTile
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions
-from companion.store import GameStore, entry_from_json, entry_to_json
-from companion.table import TableClock, TableSession
-from companion.web.session import Acted, Corrected, LogEntry, Started, Undone
+from companion.table.store import GameStore, entry_from_json, entry_to_json
+from companion.table.classic import TableSession
+from companion.table.table import TableClock
+from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
 
 WORDS = frozenset({"HOUSE", "BOAT", "AN", "ANT", "GREEN", "QI", "HOUSES"})
 

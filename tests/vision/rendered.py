@@ -11,8 +11,8 @@ from companion.core.tiles import get_tileset
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
-from companion.vision.render import RenderedScene, render
-from companion.vision.scene import SceneSpec, preset
+from companion.sim.render import RenderedScene, render
+from companion.sim.scene import SceneSpec, preset
 
 
 def read_rendered(spec: SceneSpec, seed: int, found_grid: bool = True) -> tuple[RenderedScene, dict]:

@@ -10,20 +10,20 @@ import sys
 import cv2
 import pytest
 
-from companion.commands.demo import _Camera
+from companion.sim.camera import ReadBackCamera
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.alphabet import alphabet_order
 from companion.vision.calibration import calibrate_alphabet, calibrate_backs
 from companion.vision.profile import load_profile, save_profile
 from companion.vision.reader import read_board
-from companion.vision.scene import Square
+from companion.sim.scene import Square
 from tests.table.dungeon_world import SET, calibrated
 
 
 @pytest.fixture(scope="module")
 def camera():
-    return _Camera("en", 15)
+    return ReadBackCamera("en", 15)
 
 
 @pytest.fixture(scope="module")

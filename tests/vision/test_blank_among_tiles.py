@@ -8,7 +8,7 @@ small there (companion.vision.cells._corners_hidden), while its vote for one sta
 import numpy as np
 
 from companion.vision.cells import _corners_hidden
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from companion.vision.scene import Square, preset
+from companion.sim.scene import Square, preset
 
 from .rendered import read_rendered
 

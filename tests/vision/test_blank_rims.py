@@ -1,14 +1,14 @@
 """Pale blanks on a board of nearly their colour are told by their rim: across a side whose
 neighbour is empty, a tile shows its bevel, the side wall of its slab turned to the camera, its
 foot and shadow; an empty square shows its grid line (companion.vision.rims). Drawn profiles for
-the measure itself, a rendered scene (companion.vision.render) for the reading."""
+the measure itself, a rendered scene (companion.sim.render) for the reading."""
 
 from dataclasses import replace
 
 import numpy as np
 
 from companion.vision.rims import INSETS, side_profiles, side_score
-from companion.vision.scene import Square, preset
+from companion.sim.scene import Square, preset
 
 from .rendered import read_rendered
 

@@ -14,8 +14,8 @@ from companion.core.tiles import get_tileset
 from companion.vision.alphabet import alphabet_order
 from companion.vision.profile import load_profile
 from companion.vision.reading import BoardReading, compare
-from companion.vision.render import render
-from companion.vision.scene import SceneSpec, Square, mounted_camera, mounted_photo
+from companion.sim.render import render
+from companion.sim.scene import SceneSpec, Square, mounted_camera, mounted_photo
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

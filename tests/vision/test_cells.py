@@ -7,7 +7,7 @@ import pytest
 
 from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.cells import (
     CELL_PX,
     MARGIN,
@@ -19,8 +19,8 @@ from companion.vision.cells import (
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 from companion.vision.reading import compare
-from companion.vision.render import render
-from companion.vision.scene import SceneSpec, Square, preset
+from companion.sim.render import render
+from companion.sim.scene import SceneSpec, Square, preset
 
 PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "photos"
 

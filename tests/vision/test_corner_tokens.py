@@ -7,8 +7,8 @@ import numpy as np
 
 from companion.vision.profile import Profile, TileSetColour
 from companion.vision.reader import read_board
-from companion.vision.render import render
-from companion.vision.scene import preset
+from companion.sim.render import render
+from companion.sim.scene import preset
 
 
 def _profile(spec) -> Profile:

@@ -6,7 +6,7 @@ jheidel's worn wooden faces like a ring. Elsewhere (a premium's print, ink the o
 round: a token's light disc) the doubt stands unless the face shows its letter's value. And
 a glyph of the other ink (a face's light middle framed by its gap) that is no letter gives
 way to the square's best glyph of the usual ink. Rendered phone scenes
-(companion.vision.render) read with no profile, as ``companion read`` reads, and real photos
+(companion.sim.render) read with no profile, as ``companion read`` reads, and real photos
 of another edition."""
 
 from pathlib import Path
@@ -21,8 +21,8 @@ def test_doubted_bars_on_plain_squares_of_a_phones_view_are_read():
     # Phone scene 30312: two I's turned 270, blurred (letterness 0.34 and 0.38), were dropped
     # as print and their faces, nearly the pale board's colour, read empty at 0.85 and 0.78.
     from companion.vision.reader import read_board
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     seed = 30312
     spec = preset("phone", np.random.default_rng(seed))
@@ -57,8 +57,8 @@ def test_a_glyph_of_the_other_ink_gives_way_to_the_letter_in_it(seed, rc, letter
     # board's colour, read empty (30305 at 0.86). The square's best glyph of the board's usual
     # ink is asked in its stead.
     from companion.vision.reader import read_board
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     spec = preset("phone", np.random.default_rng(seed))
     scene = render(spec, seed)

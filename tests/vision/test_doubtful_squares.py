@@ -1,6 +1,6 @@
 """Squares colour alone leaves in doubt: a square washed out by a lamp's glare, a token of the
 ink's colour on a face, a token where digits could be. Rendered scenes
-(companion.vision.render) with their exact truth."""
+(companion.sim.render) with their exact truth."""
 
 import numpy as np
 
@@ -9,7 +9,7 @@ from companion.vision.cells import (
     to_lab,
 )
 from companion.vision.glare import glare_kinds, white_fit
-from companion.vision.scene import Photo, SceneSpec, Square, preset
+from companion.sim.scene import Photo, SceneSpec, Square, preset
 
 from .rendered import read_rendered
 

@@ -2,7 +2,7 @@
 bold letter on its side taken for a solid patch, a letter on a premium's print taken for the
 print though the square hides it, a letter on the centre square losing to the look the centre
 only borrows, a pale blank on the board's edge that the outline test left out. Drawn pictures for the measures themselves, rendered scenes
-(companion.vision.render) for the reading."""
+(companion.sim.render) for the reading."""
 
 from dataclasses import replace
 
@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from companion.vision.cells import _fine_letter
-from companion.vision.scene import Square, preset
+from companion.sim.scene import Square, preset
 
 from .rendered import faces_misread, read_rendered
 

@@ -57,8 +57,8 @@ def test_faces_under_a_lamps_band_across_a_phones_view_are_read():
     # letters plain, were read empty at 0.98. Empty squares the same colour as their look
     # under one gain now say the light there too.
     from companion.vision.reader import read_board
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     seed = 30114
     spec = preset("phone", np.random.default_rng(seed))

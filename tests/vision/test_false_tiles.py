@@ -1,7 +1,7 @@
 """Squares read as held when nothing, or something else, lies there: an empty square under a
 shade the light found misses (its look dimmed towards a pale face's or a slate back's
 colour), and a back under a lamp's glare (washed towards a pale face's colour). Rendered
-scenes (companion.vision.render) with their exact truth."""
+scenes (companion.sim.render) with their exact truth."""
 
 import numpy as np
 
@@ -11,8 +11,8 @@ from companion.vision.cells import CELL_PX, MARGIN, colour_distance, read_board_
 from companion.vision.glare import glare_kinds
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
-from companion.vision.render import render
-from companion.vision.scene import Photo, SceneSpec, Square, board_style, preset
+from companion.sim.render import render
+from companion.sim.scene import Photo, SceneSpec, Square, board_style, preset
 
 from .rendered import read_rendered
 

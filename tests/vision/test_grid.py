@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.grid import GridLocation, NoBoardFound, locate_grid, rectify
 
 PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "photos"
@@ -266,8 +266,8 @@ def test_no_board_is_refused_with_one_clear_line(what):
 # stripes' pull: see STRIPED).
 @pytest.mark.parametrize("name, seed", [("clean", 0), ("mounted", 1), ("mounted", 2), ("phone", 3), ("phone", 30139)])
 def test_rendered_scenes(name, seed):
-    render_mod = pytest.importorskip("companion.vision.render")
-    scene_mod = pytest.importorskip("companion.vision.scene")
+    render_mod = pytest.importorskip("companion.sim.render")
+    scene_mod = pytest.importorskip("companion.sim.scene")
     spec = scene_mod.preset(name, np.random.default_rng(seed))
     # Lens distortion off: the truth is then an exact homography at every intersection.
     spec = dataclasses.replace(spec, camera=dataclasses.replace(spec.camera, distortion=0.0))
@@ -281,8 +281,8 @@ def test_a_refit_that_folds_the_grid_across_its_horizon_is_no_correction():
     # Mounted scene 12937: the first refit of a coarse lattice, its lines found over part of
     # the grid only, fitted a plane through which the grid folds, a corner thrown out by
     # 270,000 pixels; the next view sized by it asked OpenCV for 52 GB.
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     spec = preset("mounted", np.random.default_rng(12937), features=True)
     scene = render(spec, 12937)

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from companion.vision.grid import GridLocation, locate_grid
-from companion.vision.render import RenderedScene, render
-from companion.vision.scene import preset
+from companion.sim.render import RenderedScene, render
+from companion.sim.scene import preset
 
 
 def lattice_error(found: GridLocation, scene: RenderedScene) -> float:

@@ -292,14 +292,14 @@ def test_something_left_at_the_board_edge_is_adopted_after_a_while() -> None:
 
 
 def _render_module():
-    return pytest.importorskip("companion.vision.render")
+    return pytest.importorskip("companion.sim.render")
 
 
 def test_a_synthetic_hand_passing_is_flagged_in_every_frame_it_covers_the_board() -> None:
     render = _render_module()
     from dataclasses import replace
 
-    from companion.vision.scene import preset, random_hand
+    from companion.sim.scene import preset, random_hand
 
     for seed in (3, 5):
         rng = np.random.default_rng(seed)
@@ -321,7 +321,7 @@ def test_a_synthetic_hand_over_the_board_is_found_in_a_single_frame() -> None:
     render = _render_module()
     from dataclasses import replace
 
-    from companion.vision.scene import Hand, preset
+    from companion.sim.scene import Hand, preset
 
     rng = np.random.default_rng(8)
     spec = preset("mounted", rng)
@@ -347,7 +347,7 @@ def test_the_readers_rectified_board_serves_the_hand_finder_as_its_own_view_does
     from companion.vision.cells import CELL_PX as READ_PX, MARGIN as READ_MARGIN
     from companion.vision.grid import rectify
     from companion.vision.hands import CELL_PX as HAND_PX, board_view, view_from_rectified
-    from companion.vision.scene import Hand, preset
+    from companion.sim.scene import Hand, preset
 
     rng = np.random.default_rng(8)
     spec = preset("mounted", rng)

@@ -1,11 +1,11 @@
 """What a square holds when its colour leaves it in doubt: a token on an empty square (its
 disc reads as an O), glare over a premium square (its colour washed towards a pale tile's,
-its print still there). Rendered scenes (companion.vision.render) with their exact truth."""
+its print still there). Rendered scenes (companion.sim.render) with their exact truth."""
 
 import numpy as np
 
 from companion.core.board import STANDARD, Premium
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 

@@ -1,14 +1,14 @@
 """Causes of wrong letters on faces correctly taken for tiles: a value broken across its line
 of text read as two digits, a set none of whose faces gave its colour read with the wrong
 ink, one set's larger letters taken for letters that took in something beside them. Drawn faces
-(companion.vision.facesynth) and rendered development scenes (never the benchmark's)."""
+(companion.sim.facesynth) and rendered development scenes (never the benchmark's)."""
 
 import numpy as np
 import pytest
 
 from companion.vision.cells import _unseen_set_ink
 from companion.vision.face import split_face
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 from .test_letters import _clean_face, _decide

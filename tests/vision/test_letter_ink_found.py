@@ -4,7 +4,7 @@ tile's outline; a pale face lighter than the dark board around it, whose white l
 lighter still; a face's body lit apart beside a dark neighbour, taking its letter in: seen
 in the dev scenes only; a dark wooden face on a pale board, its dark letter under the square's
 mean as the whole face is), and a thin I whose glyph box took in the body on both sides. Drawn
-boards for the measures themselves, rendered scenes (companion.vision.render) for the reading,
+boards for the measures themselves, rendered scenes (companion.sim.render) for the reading,
 and a real photo of another edition."""
 
 from pathlib import Path
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from companion.vision.cells import Geometry, Glyphs, find_glyphs, glyph_novelty
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import faces_misread, read_rendered
 

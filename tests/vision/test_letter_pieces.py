@@ -1,7 +1,7 @@
 """A face's letter and value when the threshold breaks them apart or runs them together: a
 serif W's hairlines under half ink, a thin "1" broken in two, "10" blurred into one piece, a
 turned tile's value cut off by a crop placed as if upright, a token's disc on a blank. Drawn
-faces (companion.vision.facesynth) and rendered scenes (companion.vision.render) with their
+faces (companion.sim.facesynth) and rendered scenes (companion.sim.render) with their
 exact truth."""
 
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 
 from companion.vision.face import split_face
 from companion.vision.letters import DIGITS, OTHER, glyph_features, load_model, softmax
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 from .test_letters import _clean_face, _decide

@@ -1,6 +1,6 @@
 """A face's turn when the network alone cannot say it: the letter's height against the board's
 capitals (every capital of a font is as tall), and a thin "1" paler than the digits' level.
-Scores made up for the rule alone, drawn faces (companion.vision.facesynth) and rendered
+Scores made up for the rule alone, drawn faces (companion.sim.facesynth) and rendered
 development scenes (never the benchmark's)."""
 
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 from companion.vision.cells import _cap_height
 from companion.vision.face import FaceInk, split_face
 from companion.vision.letters import FaceScores
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 from .test_letters import _clean_face, _decide

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from companion.core.tiles import get_tileset, tileset_names
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.alphabet import alphabet_order, learn_alphabet
 from companion.vision.cells import CELL_PX, MARGIN
 from companion.vision.face import GLYPH_PX, split_face
-from companion.vision.facesynth import draw_face, random_style
+from companion.sim.facesynth import draw_face, random_style
 from companion.vision.glyphs import load_atlas
 from companion.vision.letters import (
     CORNER_OF_TURN,
@@ -111,8 +111,8 @@ def test_training_is_deterministic(tmp_path):
 
 
 def _alphabet_scene(order: list[str], swap: tuple[int, int] | None = None, gap: int | None = None):
-    from companion.vision.render import render
-    from companion.vision.scene import SceneSpec, Square
+    from companion.sim.render import render
+    from companion.sim.scene import SceneSpec, Square
 
     laid = list(order)
     if swap:
@@ -150,7 +150,7 @@ def test_alphabet_calibration_keeps_every_letter_and_checks_the_layout():
 
 def test_alphabet_calibration_gives_the_sets_face_colour():
     from companion.vision import cells
-    from companion.vision.scene import TILE_LOOKS
+    from companion.sim.scene import TILE_LOOKS
 
     ts = get_tileset("de")
     learned = cells.learn_alphabet(_top(_alphabet_scene(alphabet_order(ts))), CELL_PX, MARGIN, ts)

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from companion.vision.overlay import GRID
-from companion.vision.render import render
-from companion.vision.scene import SceneSpec, mounted_camera, mounted_photo
+from companion.sim.render import render
+from companion.sim.scene import SceneSpec, mounted_camera, mounted_photo
 
 SHARED = Path(__file__).parents[2].parent / "shared" / "photos" / "scrabscrap"
 PHOTOS = ["board-neu/board-01.jpg", "board-neu/warp-14.jpg", "spiel-14/board-10.jpg"]

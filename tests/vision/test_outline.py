@@ -10,7 +10,7 @@ import numpy as np
 
 from companion.vision.outline import edge_maps, outline_features, outline_llr
 from tests.vision.test_kinds import _read
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 P = 48
 

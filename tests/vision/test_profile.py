@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.profile import Profile, TileSetColour, load_profile, save_profile
 
 

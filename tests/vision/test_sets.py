@@ -1,5 +1,5 @@
 """Which tile set each face is, under a photo's own light: a tinted light, a shadow over some
-faces of one set, a lamp's glare over one face. Rendered scenes (companion.vision.render)
+faces of one set, a lamp's glare over one face. Rendered scenes (companion.sim.render)
 with their exact truth, read with a profile naming each set's face and back colour."""
 
 from dataclasses import replace
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.vision.cells import _one_set_in_two_lights, rgb_to_bgr
-from companion.vision.scene import TILE_LOOKS, Square, preset
+from companion.sim.scene import TILE_LOOKS, Square, preset
 
 from .rendered import read_rendered
 

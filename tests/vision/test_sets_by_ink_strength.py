@@ -6,7 +6,7 @@ usual. Rendered development scenes (never the benchmark's)."""
 import numpy as np
 import pytest
 
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.vision.cells import _one_set_in_two_lights, rgb_to_bgr
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 from companion.vision.sets import shade_apart
 
 from .rendered import read_rendered

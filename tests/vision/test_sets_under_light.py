@@ -1,14 +1,14 @@
 """A face's set where the light moves its colour: a lamp's glare in a dim photo (the glare's
 white is the camera's full scale, brightened with the photo), and a face lit lighter or
 darker than the board's smooth light field follows (its hue stays its set's). Rendered
-scenes (companion.vision.render) with their exact truth, read with a profile naming each
+scenes (companion.sim.render) with their exact truth, read with a profile naming each
 set's face and back colour."""
 
 from dataclasses import replace
 
 import numpy as np
 
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import named_faces
 from .test_sets import _read_with_glare_on_the_d, _word, _wrong_sets

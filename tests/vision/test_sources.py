@@ -11,16 +11,15 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
+from companion.sim.camera import HandPass, SyntheticSource
 from companion.vision import sources
 from companion.vision.sources import (
     FolderSource,
     Frame,
     FrameSource,
-    HandPass,
     OpenCVDeviceSource,
     Picamera2Source,
-    SyntheticSource,
     natural_key,
     open_source,
 )
@@ -310,7 +309,7 @@ class Webcam:
 
 def test_a_webcam_opens_at_the_configured_size(monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.commands.run import open_camera
-    from companion.config import parse_config
+    from companion.table.config import parse_config
 
     cam = Webcam(((640, 480), (1280, 720), (1920, 1080)))
     monkeypatch.setattr(sources.cv2, "VideoCapture", lambda device: cam)
@@ -332,7 +331,7 @@ def test_a_webcam_without_the_size_says_what_it_gives(monkeypatch: pytest.Monkey
 
 def test_picamera2_gets_the_configured_size_focus_and_exposure(monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.commands.run import open_camera
-    from companion.config import parse_config
+    from companion.table.config import parse_config
 
     log: list[Any] = []
 
@@ -415,8 +414,10 @@ def test_an_empty_synthetic_script_is_an_error() -> None:
 
 
 def test_the_synthetic_source_renders_a_board_with_its_truth() -> None:
-    pytest.importorskip("companion.vision.render")
-    with open_source("synthetic:seed=3,size=256x256", clock=FakeClock()) as source:
+    pytest.importorskip("companion.sim.render")
+    with pytest.raises(CompanionError, match="not offered here"):
+        open_source("synthetic")  # the reader's package does not reach into the simulated table
+    with open_source("synthetic:seed=3,size=256x256", clock=FakeClock(), synthetic=SyntheticSource) as source:
         assert isinstance(source, SyntheticSource)
         frame = source.read()
     assert isinstance(frame, Frame)

@@ -7,11 +7,11 @@ import pytest
 
 from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import rectify
-from companion.vision.render import render
-from companion.vision.scene import SceneSpec, Square
+from companion.sim.render import render
+from companion.sim.scene import SceneSpec, Square
 from companion.vision.tesseract import picture_for_tesseract
 
 

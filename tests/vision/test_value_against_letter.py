@@ -5,7 +5,7 @@ another letter (P and its 3 an R, B and its 3 a P, F and its 4 a G); so it does 
 the letter by the blur between them, one piece with it. The face is read both ways and read
 apart where the value read there is the letter's and the letter reads surer. A value close
 beside a narrow letter's foot, nearer the face's middle than a corner, is the value too.
-Drawn faces (companion.vision.facesynth) and real photos of another edition."""
+Drawn faces (companion.sim.facesynth) and real photos of another edition."""
 
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +16,7 @@ import pytest
 from companion.core.tiles import get_tileset
 from companion.vision.cells import _faces_apart
 from companion.vision.face import FaceInk, split_face
-from companion.vision.facesynth import draw_face, random_style
+from companion.sim.facesynth import draw_face, random_style
 from companion.vision.glyphs import load_atlas
 from companion.vision.letters import LetterGuess, letter_reader
 
@@ -122,8 +122,8 @@ PHONE_ES = {20035: [(10, 10)], 20017: [(3, 6), (5, 9)]}
 @pytest.mark.parametrize("seed", PHONE_ES)
 def test_a_sure_letter_with_its_own_value_is_not_cut(seed):
     from companion.vision.reader import read_board
-    from companion.vision.render import render
-    from companion.vision.scene import preset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
 
     spec = preset("phone", np.random.default_rng(seed))
     scene = render(spec, seed)

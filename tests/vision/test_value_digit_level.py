@@ -2,14 +2,14 @@
 (thin strokes blur), then at the letter's own level, where a "1" in line with the face's rim
 or touching its rounded corner stands apart from the paler rim; and ink that never reaches the
 letter's level (a rounded corner's rim, a shadow) gives way to print found there, whose
-corner says the turn. Drawn faces (companion.vision.facesynth) and rendered development scenes
+corner says the turn. Drawn faces (companion.sim.facesynth) and rendered development scenes
 (never the benchmark's)."""
 
 import numpy as np
 import pytest
 
 from companion.vision.face import split_face
-from companion.vision.scene import preset
+from companion.sim.scene import preset
 
 from .rendered import read_rendered
 from .test_letters import _clean_face, _decide

@@ -10,7 +10,7 @@ import pytest
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub
-from companion.web.session import ClassicSession
+from companion.table.classic import ClassicSession
 
 PIN = "314159"
 WORDS = frozenset({"HOUSE", "BOAT", "AN", "ANT", "GREEN", "QI", "HOUSES"})

@@ -174,7 +174,7 @@ def test_admin_actions_are_refused_without_the_pin_and_work_with_it(page, live):
     page.click("#new-game button[type=submit]")
     page.wait_for_function("() => document.getElementById('players').textContent.includes('Eve')", timeout=3000)
     assert page.locator("g.piece.tile").count() == 0
-    assert page.locator("#game option[disabled]").count() == 3  # the games not yet available (the dungeon is)
+    assert page.locator("#game option[disabled]").count() == 1  # House: two cameras, started by `companion run`
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone-admin")
     assert [p.name for p in live.session.state.players] == ["Cleo", "Dan", "Eve"]
@@ -245,8 +245,8 @@ def test_the_dungeon_plan_is_on_the_board_and_the_rack_entered_on_the_page(page,
             assert page.locator(f'g.plan[data-plan="{q["name"]}"] text.plan-mark').text_content() == marks[o["type"]]
     assert page.locator("#dungeon-plan li").count() == len(plan["objects"])
     assert "Lay out the plan" in page.inner_text("#dungeon-phase")
-    page.fill("#dungeon-tiles", "aeinrst")
-    page.click("#dungeon-rack-go")
+    page.fill("#action-tiles", "aeinrst")
+    page.click("#action-buttons [data-action=rack]")
     page.wait_for_function("() => document.getElementById('dungeon-facts').textContent.includes('rack AEINRST')")
     shot(page, "phone-dungeon-plan")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.config import EXAMPLE, parse_config
-from companion.errors import CompanionError
+from companion.table.config import EXAMPLE, parse_config
+from companion.core.errors import CompanionError
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.pin_hash import hash_pin, is_pin_hash, verify_pin

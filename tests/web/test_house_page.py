@@ -5,9 +5,9 @@ as values (the camera is tested in tests/table/test_house_game.py)."""
 
 from __future__ import annotations
 
-from companion.house_table import HouseSession
+from companion.table.house import HouseSession
 from companion.rules.house import HouseOptions
-from companion.store import open_store
+from companion.table.store import open_store
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub

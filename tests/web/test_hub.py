@@ -10,7 +10,7 @@ import time
 import pytest
 
 from companion.web.hub import Hub
-from companion.web.session import ActionError
+from companion.table.session import ActionError
 from tests.web.conftest import make_session
 
 

@@ -10,7 +10,9 @@ import pytest
 from companion.core.gcg import parse_gcg
 from companion.rules.rescore import choose_tileset, rescore
 from companion.vision.reading import BoardReading, CellReading
-from companion.web.session import ActionError, Acted, Corrected, Undone
+from companion.table.entries import Acted, Corrected, Undone
+from companion.table.games import document, new_game
+from companion.table.session import ActionError
 from tests.web.conftest import make_session
 
 
@@ -130,12 +132,14 @@ def test_a_flag_falls_on_time_without_anyone_acting():
 
 
 def test_new_game_choices(session):
-    with pytest.raises(ActionError, match="not available yet") as err:
-        session.new_game(0, game="stacking", names=["A", "B"])
+    with pytest.raises(ActionError, match="no game 'chess'"):
+        new_game(session, 0, game="chess", names=["A", "B"])
+    with pytest.raises(ActionError, match="not started from the page") as err:
+        new_game(session, 0, game="house", names=["A", "B", "C", "D"])  # two cameras: `companion run`
     assert err.value.status == 409
     session.play(0, "8D", "HOUSE")
     session.new_game(0, names=["Cleo", "Dan", "Eve"], control="untimed", challenge="double", tileset="de")
-    doc = session.document(0)
+    doc = document(session, 0)
     assert [p["name"] for p in doc["players"]] == ["Cleo", "Dan", "Eve"]
     assert doc["board"]["squares"] == [] and doc["game"]["tileset"] == "de"
     assert doc["clock"]["control"] == "no clock" and doc["players"][0]["clock"] is None
@@ -170,8 +174,8 @@ def test_what_the_camera_sees_beyond_the_rules_is_shown(session):
             else:
                 cells.append(CellReading(r, c))
     session.observe(BoardReading(15, 15, ((0, 0),) * 4, tuple(cells)))
-    squares = {(s["row"], s["col"]): s for s in session.document(0)["board"]["squares"]}
+    squares = {(s["row"], s["col"]): s for s in document(session, 0)["board"]["squares"]}
     assert squares[(7, 3)]["rotation"] == 90 and squares[(7, 3)]["set"] == "ivory"
     assert squares[(0, 0)]["kind"] == "back"
     assert squares[(14, 14)] == {"row": 14, "col": 14, "kind": "empty", "token": True, "height": 0}
-    json.dumps(session.document(0))  # the document is JSON
+    json.dumps(document(session, 0))  # the document is JSON

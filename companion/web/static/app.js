@@ -94,6 +94,7 @@ function render(next) {
   drawHistory();
   drawAdminChoices();
   drawDungeon();
+  drawActions();
   drawClocks();
   document.body.dataset.version = String(doc.version);
 }
@@ -266,8 +267,23 @@ function drawDungeon() {
     list.append(el("li", {}, `${what}: ${o.squares.map((q) => q.name).join(" ")}, ${how}`));
   }
   $("dungeon-counts").textContent = `${d.plan.counted} objects (${d.plan.asked} asked), ${d.plan.tiles} tiles`;
-  $("dungeon-rack-go").hidden = d.phase !== "set-up" && d.phase !== "rack";
-  $("dungeon-refill").hidden = $("dungeon-burn").hidden = d.phase !== "play";
+}
+
+// The organiser's actions the game offers now (its view lists them: name and label), each a
+// button sending the tiles typed to /api/admin/action.
+function drawActions() {
+  const offered = doc.actions || [];
+  $("actions").hidden = offered.length === 0;
+  const box = $("action-buttons");
+  const shown = Array.from(box.children).map((b) => b.dataset.action).join(" ");
+  if (shown === offered.map((a) => a.name).join(" ")) return;
+  box.replaceChildren();
+  for (const a of offered) {
+    const b = el("button", { type: "button", "data-action": a.name }, a.label);
+    b.addEventListener("click", () => action("/api/admin/action", { action: a.name, tiles: $("action-tiles").value.trim() },
+      a.done || `${a.label}: done.`));
+    box.append(b);
+  }
 }
 
 function drawSquare(sq) {
@@ -419,7 +435,7 @@ function drawAdminChoices() {
       s.append(opt);
     }
   };
-  fill("game", o.games.map((g) => [g.name, g.available ? g.title : `${g.title} (not yet available)`, !g.available]));
+  fill("game", o.games.map((g) => [g.name, g.available ? g.title : `${g.title} (not started from this page)`, !g.available]));
   fill("control", o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]));
   fill("challenge", o.challenge_modes.map((m) => [m, m]));
   fill("tileset", o.tilesets.map((t) => [t, t]));
@@ -429,6 +445,26 @@ function drawAdminChoices() {
   $("tileset").value = doc.game.tileset;
   $("game").value = doc.game.name;
   $("names").value = doc.players.map((p) => p.name).join("\n");
+  showSettings();
+}
+
+// The new-game form shows the settings the chosen game takes (the registry's), no others.
+const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice"];
+
+function chosenGame() {
+  return doc.options.games.find((g) => g.name === $("game").value) || { settings: [], seats: [1, 4], challenge_modes: [] };
+}
+
+function showSettings() {
+  const g = chosenGame();
+  for (const id of SETTING_FIELDS) {
+    const shown = g.settings.includes(id);
+    $(id).hidden = !shown;
+    document.querySelector(`label[for="${id}"]`).hidden = !shown;
+  }
+  if (g.challenge_modes.length && !g.challenge_modes.includes($("challenge").value)) {
+    $("challenge").replaceChildren(...g.challenge_modes.map((m) => el("option", { value: m }, m)));
+  }
 }
 
 // --- live updates --------------------------------------------------------------------------
@@ -612,21 +648,15 @@ function wireAdmin() {
   $("new-game").addEventListener("submit", (e) => {
     e.preventDefault();
     const names = $("names").value.split("\n").map((s) => s.trim()).filter(Boolean);
-    const game = $("game").value;
-    const settings = { game, names, control: $("control").value, challenge: $("challenge").value, tileset: $("tileset").value };
-    if (game === "dungeon") {
-      // One player; the dice's settings instead of the clock's.
-      delete settings.control; delete settings.challenge;
-      settings.names = names.slice(0, 1);
-      settings.objects = Number($("objects").value);
-      settings.dice = Number($("dice").value);
-    }
+    const g = chosenGame();
+    const value = { names: () => names.slice(0, g.seats[1]), control: () => $("control").value,
+                    challenge: () => $("challenge").value, tileset: () => $("tileset").value,
+                    objects: () => Number($("objects").value), dice: () => Number($("dice").value) };
+    const settings = { game: g.name };
+    for (const k of g.settings) if (value[k]) settings[k] = value[k]();
     action("/api/admin/new-game", settings, "New game started.");
   });
-  for (const [id, what] of [["dungeon-rack-go", "rack"], ["dungeon-refill", "refill"], ["dungeon-burn", "burn"]]) {
-    $(id).addEventListener("click", () => action("/api/admin/dungeon", { action: what, tiles: $("dungeon-tiles").value.trim() },
-      { rack: "Rack entered.", refill: "Refilled.", burn: "Burnt." }[what]));
-  }
+  $("game").addEventListener("change", showSettings);
 }
 
 async function showPageUrl() {

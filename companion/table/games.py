@@ -1,0 +1,344 @@
+"""The games the table plays, each registered once under its name (python-chess's ``variant.py``
+is the model: each variant a small class over a shared base).
+
+A :class:`Game` names a game's pieces: its rules module (``rules/<game>.py``), its table session
+(``table/<game>.py``), its page view (the session's document), and what the table and the page
+need to know of it: tile sets, grid, boards (one camera each), seats, clocks, the settings the
+page's new-game form and ``companion serve`` take, the keys it reads from the configuration
+file, the organiser's actions the page offers for it, and how its games are told apart in the
+game log. ``companion run``, ``serve`` and ``demo``, the page's new-game form and the
+configuration read this registry; nothing else branches on a game's name.
+
+Adding a game: its rules module, its session (and view), and one subclass here, decorated with
+:func:`register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Sequence
+from types import ModuleType
+from typing import Any, ClassVar
+
+from companion.core.errors import CompanionError
+from companion.rules import classic as classic_rules
+from companion.rules import dungeon as dungeon_rules
+from companion.rules import house as house_rules
+from companion.table.classic import ClassicSession, TableSession
+from companion.table.dungeon import DungeonSession, start_dungeon
+from companion.table.dungeon_snapshot import dungeon_document
+from companion.table.house import HouseSession
+from companion.table.house_snapshot import house_document
+from companion.table.session import PRESETS, TILESETS, ActionError
+from companion.table.snapshot import classic_document
+from companion.table.store import GameStore, StoredEvent
+
+LexiconFor = Callable[[str], Container[str]]
+
+
+class Game:
+    """One game the table plays. Subclasses set the class attributes and override the hooks."""
+
+    name: ClassVar[str]  # the configuration's game.name, the page's form, each session's ``game``
+    title: ClassVar[str]  # as the page shows it
+    rules: ClassVar[ModuleType]  # the pure rules: rules/<name>.py
+    session: ClassVar[type]  # the table session: its ``game`` is ``name``
+    view: ClassVar[Callable[[Any, int], dict[str, Any]]]  # the page's document of a session at a time
+    log_kind: ClassVar[str]  # the kind of a game's first event in the game log
+    tilesets: ClassVar[tuple[str, ...]] = TILESETS
+    grid: ClassVar[int] = 15
+    boards: ClassVar[int] = 1  # boards on the table, one camera and one loop each
+    seats: ClassVar[tuple[int, int]] = (2, 4)  # players, fewest and most
+    clocks: ClassVar[bool] = True  # a time control per player (the page offers the presets)
+    challenge_modes: ClassVar[tuple[str, ...]] = ()
+    # What the page's new-game form and `companion serve` may set (names always).
+    settings: ClassVar[tuple[str, ...]] = ("names", "tileset", "seed")
+    config_keys: ClassVar[frozenset[str]] = frozenset()  # [game] keys beyond the shared ones
+    # The organiser's actions on the page beyond every game's: name -> the session's method,
+    # called as method(now_ms, tiles).
+    actions: ClassVar[dict[str, str]] = {}
+    from_page: ClassVar[bool] = True  # the page's new-game form can start one
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        """A new game from the page's (or ``companion serve``'s) settings; ActionError when
+        they do not make one."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:
+        """``companion run``'s new game from the configuration file: ``start(now_ms)``. Errors
+        in the configuration are raised here, before the table starts."""
+        names = cfg.player_names()
+        return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset)
+
+    @classmethod
+    def restore(cls, store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
+        """The game in progress in the log, folded back (it is this game's)."""
+        return cls.session.restore(store, lexicon_for=lexicon_for)
+
+    @classmethod
+    def owns(cls, first: StoredEvent) -> bool:
+        """Whether the log's game that begins with ``first`` is one of this game's."""
+        return first.kind == cls.log_kind
+
+    @classmethod
+    def form(cls, current: bool = False) -> dict[str, Any]:
+        """The game as the page's new-game form offers it."""
+        return {"name": cls.name, "title": cls.title, "available": cls.from_page or current,
+                "seats": list(cls.seats), "settings": list(cls.settings), "clocks": cls.clocks,
+                "challenge_modes": list(cls.challenge_modes), "tilesets": list(cls.tilesets)}
+
+
+GAMES: dict[str, type[Game]] = {}
+
+
+def register(game: type[Game]) -> type[Game]:
+    """Adds ``game`` to the registry under its name (a class decorator)."""
+    if game.name in GAMES and GAMES[game.name] is not game:
+        raise ValueError(f"a game named {game.name!r} is registered already")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Takes a game out of the registry (a test's made-up game)."""
+    GAMES.pop(name, None)
+
+
+def find_game(name: Any) -> type[Game]:
+    """The game registered under ``name``; an ActionError naming the known ones otherwise."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise ActionError(f"no game {name!r} (known: {', '.join(GAMES)})")
+    return GAMES[name]
+
+
+def game_of(session: Any) -> type[Game] | None:
+    return GAMES.get(getattr(session, "game", None))  # type: ignore[arg-type]
+
+
+def for_table(players: int, boards: int) -> type[Game] | None:
+    """The first game registered that seats ``players`` at ``boards`` boards (a configuration
+    that does not name its game)."""
+    for game in GAMES.values():
+        if game.boards == boards and game.seats[0] <= players <= game.seats[1]:
+            return game
+    return None
+
+
+def form(session: Any) -> dict[str, Any]:
+    """The page's new-game form: every game, the time controls, the current game's choices."""
+    current = game_of(session)
+    games = [g.form(current=g is current) for g in GAMES.values()]
+    return {
+        "games": games,
+        "time_controls": [{"name": k, "label": v[0]} for k, v in PRESETS.items()],
+        "challenge_modes": list(current.challenge_modes) if current else [],
+        "tilesets": list(current.tilesets) if current else list(TILESETS),
+        "actions": sorted(current.actions) if current else [],
+    }
+
+
+def document(session: Any, now_ms: int) -> dict[str, Any]:
+    """The page's document: the game's view of ``session``, and the new-game form."""
+    game = game_of(session)
+    if game is None:
+        raise LookupError(f"no game registered for a {type(session).__name__}")
+    return {**game.view(session, now_ms), "options": form(session)}
+
+
+def new_game(session: Any, now_ms: int, *, game: Any = None, **settings: Any) -> Any:
+    """The organiser's new game (the page's form): the current game started again (None, or
+    the session that now holds it), or another game's session (the hub then serves it)."""
+    current = game_of(session)
+    chosen = find_game(game) if game is not None else current
+    if chosen is None:
+        raise ActionError("game: which game to start")
+    if not chosen.from_page and chosen is not current:
+        raise ActionError(f"{chosen.title} is not started from the page", 409)
+    unknown = sorted(k for k, v in settings.items() if v is not None and k not in chosen.settings)
+    if unknown:
+        raise ActionError(f"{unknown[0]}: not a setting of {chosen.title} ({', '.join(chosen.settings)})")
+    if chosen is current:
+        return session.new_game(now_ms, **{k: v for k, v in settings.items() if v is not None})
+    return chosen.start(getattr(session, "store", None), now_ms, lexicon_for=getattr(session, "lexicon_for", None),
+                        **{k: v for k, v in settings.items() if v is not None})
+
+
+def act(session: Any, now_ms: int, action: Any, tiles: Any) -> None:
+    """One of the organiser's actions the current game offers on the page."""
+    current = game_of(session)
+    offered = current.actions if current else {}
+    if action not in offered:
+        raise ActionError(f"action: {', '.join(offered) or 'none in this game'}", 409 if not offered else 400)
+    getattr(session, offered[action])(now_ms, tiles)
+
+
+def resume(store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
+    """The game in progress in the log, folded back by the game it belongs to; None when the log
+    has none."""
+    current = store.current_game()
+    if current is None:
+        return None
+    first = store.events(current)[0]
+    for game in GAMES.values():
+        if game.owns(first):
+            return game.restore(store, lexicon_for)
+    raise CompanionError(f"{store.path}: the game in progress ({current}) is no game this companion plays "
+                         f"(its log begins with {first.kind!r})")
+
+
+def resume_or_start(store: GameStore, names: Sequence[str] = (), *, game: str = "classic",
+                    lexicon_for: LexiconFor | None = None, clock: Callable[[StoredEvent | None], Any] | None = None,
+                    start: Callable[[int], Any] | None = None, **settings: Any) -> tuple[Any, Any]:
+    """The game in progress in ``store`` (restored from its log, whichever game it is), else a
+    new one (``start(now_ms)``, else ``game`` with ``names`` and ``settings``); and the table's
+    clock continuing the log's time (``clock(last_event)``, :meth:`TableClock.resumed` unless
+    given). The one place the demo and ``companion run`` start a table's game."""
+    from companion.table.table import TableClock
+
+    if lexicon_for is None:
+        from companion.lexicon import load_lexicon
+
+        lexicon_for = load_lexicon
+    session = resume(store, lexicon_for)
+    now = (clock or TableClock.resumed)(store.last())
+    if session is None:
+        try:
+            if start is not None:
+                session = start(now())
+            else:
+                session = find_game(game).start(store, now(), names=list(names), lexicon_for=lexicon_for, **settings)
+        except ActionError as exc:
+            raise CompanionError(str(exc)) from None
+    return session, now
+
+
+# --- the games ---------------------------------------------------------------------------------
+
+
+@register
+class Classic(Game):
+    name = "classic"
+    title = "Classic Scrabble (2-4 players)"
+    rules = classic_rules
+    session = ClassicSession
+    view = staticmethod(classic_document)
+    log_kind = "entry"
+    challenge_modes = tuple(m.value for m in classic_rules.ChallengeMode)
+    settings = ("names", "control", "challenge", "tileset", "seed")
+    config_keys = frozenset({"challenge"})
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        names = settings.pop("names", None) or ["Player 1", "Player 2"]
+        if store is not None:
+            return TableSession(store, names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
+        return ClassicSession(names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
+
+    @classmethod
+    def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:
+        control = classic_control(cfg)
+        names = cfg.player_names()
+        return lambda now_ms: cls.start(store, now_ms, names=names, control=control, challenge=cfg.challenge,
+                                        tileset=cfg.tileset)
+
+    @classmethod
+    def restore(cls, store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
+        return TableSession.restore(store, lexicon_for=lexicon_for)
+
+
+def classic_control(cfg: Any) -> str | dict[str, Any]:
+    """The configuration's time control as the classic table takes it (a preset's terms: one
+    stage, an increment or Scrabble's overtime at 10 points a minute for up to 10 minutes)."""
+    from companion.clock.engine import MINUTE_MS, Overtime
+
+    c = cfg.control
+    if c is None:
+        raise CompanionError(f"{cfg.source}: clock.kind: a stopwatch is for the solo dungeon (game.players = 1)")
+    if len(c.stages) != 1:
+        raise CompanionError(f"{cfg.source}: clock.stages: the table plays one stage for now, not {len(c.stages)}")
+    st = c.stages[0]
+    if st.bronstein_ms or st.delay_ms:
+        raise CompanionError(f"{cfg.source}: clock.stages[0]: the table plays an increment or none for now")
+    if c.overtime is not None and c.overtime != Overtime():
+        raise CompanionError(f"{cfg.source}: clock.overtime_points_per_minute: the table plays Scrabble's overtime "
+                             "(10 points a minute, 10 minutes at most) for now")
+    if c.overtime is not None and st.increment_ms:
+        raise CompanionError(f"{cfg.source}: clock.overtime: overtime or an increment, not both")
+    minutes = st.time_ms / MINUTE_MS
+    if not 1 <= minutes <= 180:
+        raise CompanionError(f"{cfg.source}: clock.stages[0].minutes: the table plays 1 to 180 minutes, not {minutes:g}")
+    return {"minutes": minutes, "increment_seconds": st.increment_ms / 1000, "overtime": c.overtime is not None}
+
+
+@register
+class House(Game):
+    name = "house"
+    title = "Scrabble House (two boards, four players)"
+    rules = house_rules
+    session = HouseSession
+    view = staticmethod(house_document)
+    log_kind = "house"
+    boards = 2
+    seats = (4, 4)
+    challenge_modes = ("void",)
+    config_keys = frozenset({"colours"})
+    from_page = False  # two cameras: `companion run` with game.boards = 2
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        names = settings.pop("names", None) or ["Player 1", "Player 2", "Player 3", "Player 4"]
+        options = house_rules.HouseOptions(**{k: settings.pop(k) for k in ("tileset", "colours", "minutes")
+                                              if k in settings})
+        if settings:
+            raise ActionError(f"{sorted(settings)[0]}: not a setting of Scrabble House")
+        return HouseSession(store, names, options=options, now_ms=now_ms, lexicon_for=lexicon_for)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:
+        """The four players in order, 1 and 2 at board 1 (the bottom edge, the top), 3 and 4 at
+        board 2, partners 1 and 3, 2 and 4; each board's set by its colour; sudden-death clocks
+        of the first stage's minutes (the rules' flag fall)."""
+        from companion.clock.engine import MINUTE_MS
+
+        c = cfg.control
+        if c is None or len(c.stages) != 1 or c.stages[0].increment_ms or c.stages[0].bronstein_ms or c.stages[0].delay_ms:
+            raise CompanionError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
+        minutes = c.stages[0].time_ms / MINUTE_MS
+        names = cfg.player_names()
+        return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset, colours=cfg.colours,
+                                        minutes=minutes)
+
+
+@register
+class Dungeon(Game):
+    name = "dungeon"
+    title = "The solo dungeon"
+    rules = dungeon_rules
+    session = DungeonSession
+    view = staticmethod(dungeon_document)
+    log_kind = "dungeon"
+    seats = (1, 1)
+    clocks = False
+    settings = ("names", "tileset", "seed", "objects", "dice")
+    actions = {"rack": "enter_rack", "refill": "refill", "burn": "burn"}
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        return start_dungeon(store, now_ms, lexicon_for=lexicon_for, **settings)
+
+    @classmethod
+    def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:
+        """The set-up rolled with [dice] (count, seed), shown on the page, checked by the camera
+        when the player presses."""
+        name = cfg.player_names()[0]
+
+        def start(now_ms: int) -> Any:
+            return DungeonSession(store, dungeon_rules.roll_setup(dice=cfg.dice, seed=cfg.seed), name=name,
+                                  tileset=cfg.tileset, now_ms=now_ms)
+
+        return start

@@ -1,0 +1,338 @@
+"""The game log: an append-only list of events in SQLite, the truth the table's state folds from.
+
+One file, ``games.sqlite`` in the data directory (``$COMPANION_DATA_DIR``; systemd's
+StateDirectory on the Pi), in WAL mode with ``synchronous=FULL``: an append returns only once
+the event is on disk, so a state published after it survives a pulled plug. One table:
+
+    events(seq INTEGER PRIMARY KEY, game TEXT, kind TEXT, payload TEXT (JSON),
+           wall_ms INTEGER (the wall clock), at_ms INTEGER (the table's clock))
+
+Append-only in the code (there is no UPDATE or DELETE here) and in the file (triggers refuse
+both). A file that is not a SQLite database, or a database that is not a companion game log, is
+refused with one line and never written to. One process at a time holds the log (a lock file
+beside it): a second ``companion run`` is told so instead of interleaving games.
+
+Kinds of events (the payload's shape is the kind's):
+
+- ``entry``: one :class:`companion.table.entries.LogEntry` (game started, an action, a correction,
+  an undo), serialised by :func:`entry_to_json` and read back exactly by :func:`entry_from_json`;
+  a game's first entry carries the settings it was started with (``settings``);
+- ``clock``: what the clocks did that no entry implies: a player's press (the clock switches at
+  the press, before the camera has looked), the clock's start, pause and resume, and the clock
+  brought back to the player on move after a question;
+- ``question``: a turn the table could not settle, with what it asks;
+- ``dungeon``: every event of a solo dungeon game (``op``: start, press, setup, rack, move,
+  refill, burn, question), folded by :class:`companion.table.dungeon.DungeonSession`;
+- any kind may carry ``ref``, the caller's own mark (the demo's step), kept with the event.
+
+The state is their fold: :class:`companion.table.TableSession` replays a game's events in order.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import sqlite3
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Iterator
+
+from companion.clock.now import wall_ms
+from companion.core.board import Tile
+from companion.core.move import PlacedTile, Placement
+from companion.core.errors import CompanionError
+from companion.rules import classic
+from companion.rules.classic import ChallengeMode, ClassicOptions
+from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
+
+APP = "companion game log"
+FORMAT = 1
+FILE_NAME = "games.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    wall_ms INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_game ON events (game, seq);
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+"""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    game: str
+    kind: str
+    payload: dict[str, Any]
+    wall_ms: int
+    at_ms: int
+
+
+class GameStore:
+    """The log in ``path`` (created if absent). ``wall`` is injectable for tests."""
+
+    def __init__(self, path: Path, *, wall: Any = wall_ms) -> None:
+        self.path = Path(path)
+        self.wall = wall
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CompanionError(f"{self.path.parent}: cannot make the data folder ({exc.strerror or exc})") from None
+        if self.path.is_dir():
+            raise CompanionError(f"{self.path}: is a folder, not a game log")
+        self._lock_file = self._lock()
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if not fresh:
+            self._check_header()
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            if not fresh:
+                self._check_ours()  # before anything is written, even the journal mode
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            if fresh:
+                # One script, one transaction: a file is a game log whole or not at all.
+                self.db.executescript(
+                    "BEGIN IMMEDIATE;" + _SCHEMA
+                    + f"INSERT OR IGNORE INTO meta VALUES ('app', '{APP}'), ('format', '{FORMAT}'); COMMIT;")
+        except sqlite3.DatabaseError as exc:
+            self._unlock()
+            raise CompanionError(f"{self.path}: not a companion game log ({exc}); left as it is") from None
+
+    # -- opening --
+
+    def _lock(self) -> Any:
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            f = open(lock_path, "a+")
+        except OSError as exc:
+            raise CompanionError(f"{lock_path}: cannot open ({exc.strerror or exc})") from None
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise CompanionError(f"{self.path}: another companion is using this game log") from None
+        return f
+
+    def _unlock(self) -> None:
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+
+    def _check_header(self) -> None:
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(16)
+        except OSError as exc:
+            self._unlock()
+            raise CompanionError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
+        if head != b"SQLite format 3\x00":
+            self._unlock()
+            raise CompanionError(f"{self.path}: not a companion game log (not a SQLite database); left as it is")
+
+    def _check_ours(self) -> None:
+        try:
+            rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError:
+            rows = {}
+        if rows.get("app") != APP:
+            self.db.close()
+            self._unlock()
+            raise CompanionError(f"{self.path}: a SQLite database, but not a companion game log; left as it is")
+        if rows.get("format") != str(FORMAT):
+            self.db.close()
+            self._unlock()
+            raise CompanionError(f"{self.path}: a game log of format {rows.get('format')}, this companion reads {FORMAT}")
+
+    def close(self) -> None:
+        try:
+            self.db.close()
+        finally:
+            self._unlock()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, kind: Any, *exc: object) -> None:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+    def _transaction(self) -> "GameStore._Tx":
+        return GameStore._Tx(self.db)
+
+    # -- writing --
+
+    def append(self, game: str, kind: str, payload: dict[str, Any], at_ms: int) -> int:
+        """One event, in one transaction, on disk when this returns; its seq."""
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        try:
+            with self._transaction():
+                cur = self.db.execute(
+                    "INSERT INTO events (game, kind, payload, wall_ms, at_ms) VALUES (?, ?, ?, ?, ?)",
+                    (game, kind, data, int(self.wall()), int(at_ms)),
+                )
+        except sqlite3.Error as exc:
+            raise CompanionError(f"{self.path}: cannot write the game log ({exc})") from None
+        return int(cur.lastrowid)
+
+    # -- reading --
+
+    def events(self, game: str | None = None) -> list[StoredEvent]:
+        if game is None:
+            rows = self.db.execute("SELECT seq, game, kind, payload, wall_ms, at_ms FROM events ORDER BY seq")
+        else:
+            rows = self.db.execute(
+                "SELECT seq, game, kind, payload, wall_ms, at_ms FROM events WHERE game = ? ORDER BY seq", (game,))
+        return [StoredEvent(s, g, k, json.loads(p), w, a) for s, g, k, p, w, a in rows.fetchall()]
+
+    def current_game(self) -> str | None:
+        """The game of the last game started (any game: a classic one's start entry, the
+        dungeon's start, a House match's), or None when the log is empty."""
+        row = self.db.execute(
+            "SELECT game FROM events WHERE (kind = 'entry' AND json_extract(payload, '$.entry.event.type') = 'started') "
+            "OR (kind = 'dungeon' AND json_extract(payload, '$.op') = 'start') "
+            "OR (kind = 'house' AND json_extract(payload, '$.type') = 'started') "
+            "ORDER BY seq DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
+    def last(self) -> StoredEvent | None:
+        row = self.db.execute("SELECT seq, game, kind, payload, wall_ms, at_ms FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        s, g, k, p, w, a = row
+        return StoredEvent(s, g, k, json.loads(p), w, a)
+
+
+def open_store(data_dir: Path | None = None) -> GameStore:
+    """The game log in the data directory (``$COMPANION_DATA_DIR``, ...)."""
+    if data_dir is None:
+        from companion.lexicon.store import data_dir as default_dir
+
+        data_dir = default_dir()
+    return GameStore(Path(data_dir) / FILE_NAME)
+
+
+# --- LogEntry <-> JSON ---------------------------------------------------------------------------
+
+
+def _tile_json(tile: Tile | None) -> dict[str, Any] | None:
+    if tile is None:
+        return None
+    return {"letter": tile.letter, "blank": tile.blank, "rotation": tile.rotation, "set": tile.set}
+
+
+def _tile(d: dict[str, Any] | None) -> Tile | None:
+    if d is None:
+        return None
+    return Tile(d["letter"], bool(d["blank"]), int(d["rotation"]), d["set"])
+
+
+def action_to_json(action: classic.Action) -> dict[str, Any]:
+    if isinstance(action, classic.Play):
+        return {"type": "play", "tiles": [[t.row, t.col, t.letter, t.blank] for t in action.placement.tiles]}
+    if isinstance(action, classic.Pass):
+        return {"type": "pass"}
+    if isinstance(action, classic.Exchange):
+        return {"type": "exchange", "tiles": action.tiles, "four_of_a_kind": action.four_of_a_kind}
+    if isinstance(action, classic.Challenge):
+        return {"type": "challenge", "by": action.by}
+    if isinstance(action, classic.Accept):
+        return {"type": "accept"}
+    if isinstance(action, classic.TradeBlank):
+        return {"type": "trade-blank", "square": list(action.square)}
+    if isinstance(action, classic.RevealRacks):
+        return {"type": "reveal-racks", "racks": list(action.racks)}
+    raise TypeError(f"no JSON form for {action!r}")
+
+
+def action_from_json(d: dict[str, Any]) -> classic.Action:
+    kind = d["type"]
+    if kind == "play":
+        return classic.Play(Placement.of(PlacedTile(int(r), int(c), str(l), bool(b)) for r, c, l, b in d["tiles"]))
+    if kind == "pass":
+        return classic.Pass()
+    if kind == "exchange":
+        return classic.Exchange(d["tiles"], bool(d["four_of_a_kind"]))
+    if kind == "challenge":
+        return classic.Challenge(int(d["by"]))
+    if kind == "accept":
+        return classic.Accept()
+    if kind == "trade-blank":
+        return classic.TradeBlank((int(d["square"][0]), int(d["square"][1])))
+    if kind == "reveal-racks":
+        return classic.RevealRacks(tuple(d["racks"]))
+    raise ValueError(f"unknown action {kind!r}")
+
+
+def _options_json(options: ClassicOptions) -> dict[str, Any]:
+    out = {}
+    for f in fields(options):
+        v = getattr(options, f.name)
+        out[f.name] = v.value if isinstance(v, ChallengeMode) else v
+    return out
+
+
+def _options(d: dict[str, Any]) -> ClassicOptions:
+    d = dict(d)
+    d["challenge"] = ChallengeMode(d["challenge"])
+    return ClassicOptions(**d)
+
+
+def event_to_json(event: Started | Acted | Corrected | Undone) -> dict[str, Any]:
+    if isinstance(event, Started):
+        return {"type": "started", "names": list(event.names), "options": _options_json(event.options),
+                "seed": event.seed, "first": event.first, "control": event.control}
+    if isinstance(event, Acted):
+        return {"type": "acted", "action": action_to_json(event.action), "ruling": event.ruling}
+    if isinstance(event, Corrected):
+        return {"type": "corrected", "square": list(event.square), "tile": _tile_json(event.tile)}
+    if isinstance(event, Undone):
+        return {"type": "undone", "target": event.target}
+    raise TypeError(f"no JSON form for {event!r}")
+
+
+def event_from_json(d: dict[str, Any]) -> Started | Acted | Corrected | Undone:
+    kind = d["type"]
+    if kind == "started":
+        return Started(tuple(d["names"]), _options(d["options"]), int(d["seed"]), int(d["first"]), d["control"])
+    if kind == "acted":
+        return Acted(action_from_json(d["action"]), d["ruling"])
+    if kind == "corrected":
+        return Corrected((int(d["square"][0]), int(d["square"][1])), _tile(d["tile"]))
+    if kind == "undone":
+        return Undone(int(d["target"]))
+    raise ValueError(f"unknown log entry {kind!r}")
+
+
+def entry_to_json(entry: LogEntry) -> dict[str, Any]:
+    return {"seq": entry.seq, "at_ms": entry.at_ms, "by": entry.by, "event": event_to_json(entry.event)}
+
+
+def entry_from_json(d: dict[str, Any]) -> LogEntry:
+    return LogEntry(int(d["seq"]), int(d["at_ms"]), d["by"], event_from_json(d["event"]))
+
+
+def iter_entries(events: list[StoredEvent]) -> Iterator[LogEntry]:
+    for e in events:
+        if e.kind == "entry":
+            yield entry_from_json(e.payload["entry"])
+
+
