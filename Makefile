@@ -12,7 +12,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev,ocr]'
 	touch $(STAMP)
 
+# The checks before the tests: ruff, then the layers (import-linter's contracts in
+# pyproject.toml: a wrong-way import or an import cycle fails the build).
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 demo: $(STAMP)

@@ -9,10 +9,19 @@ costs: the board's analysis (cross-checks, anchors) plus generating and scoring 
 move (into the C walker's array). ``to_tuples`` adds turning them into Python tuples.
 
 The graph is built in a fresh data directory first (build time, then load time from the cache).
+
+``scrabble3``: Scrabble III hints (:mod:`companion.engine.scrabble3`) on the positions of
+seeded self-play games of its computer player (a scoop of 100 of the 298 tiles each, the racks
+as dealt): the time of every legal move found and scored (the walker per choice of flipped
+JQXZ, per pick-off line, the Scrabble III scores) and the best five made readable, as
+``companion hint --game scrabble3`` spends it; by the rack's wild tiles (J, Q, X, Z, blank).
+``BENCH_ENGINE_ONLY=scrabble3 python -m bench engine`` runs that section alone and keeps the
+rest of bench/engine.json as it was.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import statistics
@@ -83,7 +92,73 @@ def _stats(times: list[float]) -> dict:
     }
 
 
+SCRABBLE3_GAMES = 12
+
+
+def scrabble3_section() -> dict:
+    from companion.engine.scrabble3 import generator_for as scrabble3_generator
+    from companion.engine.scrabble3 import self_play as scrabble3_self_play
+
+    load_before = os.getloadavg()
+    lexicon = load_lexicon("super3")
+    t = time.perf_counter()
+    gen = scrabble3_generator(lexicon)
+    load_s = time.perf_counter() - t
+    positions: list = []
+    scores = []
+    t = time.perf_counter()
+    for seed in range(SCRABBLE3_GAMES):
+        state, _ = scrabble3_self_play(gen, lexicon, seed=seed, positions=positions)
+        scores.append([p.score for p in state.players])
+    play_s = time.perf_counter() - t
+    classes: dict[str, list[float]] = {"all": [], "no_wild": [], "one_wild": [], "two_or_more_wild": []}
+    counts: dict[str, list[int]] = {k: [] for k in classes}
+    for board, rack, faces in positions:
+        fresh = Board(board.layout, dict(board.items()))
+        t = time.perf_counter()
+        found = gen.scored(fresh, rack, faces)
+        found.sort(key=lambda m: (-m[0], m[1][1:], m[2].squares if m[2] else ()))
+        for _, raw, pick, used in found[:5]:
+            gen.to_move(fresh, raw, pick, list(used))
+        elapsed = time.perf_counter() - t
+        wild = sum(1 for x in rack if x in "JQXZ?")
+        cls = "no_wild" if wild == 0 else "one_wild" if wild == 1 else "two_or_more_wild"
+        for k in ("all", cls):
+            classes[k].append(elapsed)
+            counts[k].append(len(found))
+    stats = {k: _stats(v) for k, v in classes.items()}
+    return {
+        "summary": (
+            f"Scrabble III hints median/p95 ms: all {stats['all'].get('median_ms')}/{stats['all'].get('p95_ms')}, "
+            f"no wild {stats['no_wild'].get('median_ms')}/{stats['no_wild'].get('p95_ms')}, "
+            f"one {stats['one_wild'].get('median_ms')}/{stats['one_wild'].get('p95_ms')}, "
+            f"two+ {stats['two_or_more_wild'].get('median_ms')}/{stats['two_or_more_wild'].get('p95_ms')} "
+            f"over {len(positions)} positions of {SCRABBLE3_GAMES} self-play games"
+        ),
+        "walker": "C" if native.library() is not None else "python",
+        "positions": len(positions),
+        "hints_all_moves_and_best_five": stats,
+        "moves_per_position_median": {k: statistics.median(v) if v else 0 for k, v in counts.items()},
+        "generator_load_s": round(load_s, 2),
+        "self_play": {"games": SCRABBLE3_GAMES, "scores": scores, "seconds": round(play_s, 1),
+                      "all_ended_legally": True},
+        "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+    }
+
+
 def run() -> dict:
+    if os.environ.get("BENCH_ENGINE_ONLY", "") == "scrabble3":
+        out = Path(__file__).resolve().parent / "engine.json"
+        previous = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+        previous["scrabble3"] = scrabble3_section()
+        previous.setdefault("summary", previous["scrabble3"]["summary"])
+        return previous
+    result = _classic()
+    result["scrabble3"] = scrabble3_section()
+    return result
+
+
+def _classic() -> dict:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as empty, mock.patch.dict(os.environ, {"COMPANION_DATA_DIR": empty}):
         graphs = {}

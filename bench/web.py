@@ -19,6 +19,7 @@ a ceiling on what a phone on the Wi-Fi would see from the server's side, not a n
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
 import queue
@@ -83,12 +84,22 @@ def serve(seconds: float) -> None:
 # --- the clients -------------------------------------------------------------------------------
 
 
+_phones = itertools.count()
+
+
+def phone_address() -> tuple[str, int]:
+    """A loopback address of its own for each simulated phone (127.0.0.2, ...), as each phone has
+    its own on the table's network: the server limits the connections of one address."""
+    return (f"127.0.0.{2 + next(_phones) % 250}", 0)
+
+
 class Stream(threading.Thread):
     """One phone's event stream: every snapshot's version and delivery delay."""
 
     def __init__(self, port: int, stop: threading.Event) -> None:
         super().__init__(daemon=True)
         self.port, self.stop = port, stop
+        self.address = phone_address()
         self.delays: list[float] = []
         self.versions: list[int] = []
         self.errors: list[str] = []
@@ -96,7 +107,7 @@ class Stream(threading.Thread):
 
     def run(self) -> None:
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=self.address)
             conn.request("GET", "/api/events")
             resp = conn.getresponse()
             if resp.status != 200:
@@ -125,7 +136,8 @@ class Stream(threading.Thread):
 
 def poller(port: int, jobs: "queue.Queue[float | None]", latencies: list[float], errors: list[str],
            lateness: list[float]) -> None:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    address = phone_address()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=address)
     while True:
         due = jobs.get()
         if due is None:
@@ -145,7 +157,7 @@ def poller(port: int, jobs: "queue.Queue[float | None]", latencies: list[float],
         except Exception as exc:
             errors.append(f"{type(exc).__name__}: {exc}")
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=address)
     conn.close()
 
 

@@ -87,7 +87,7 @@ TABLE_LINE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-]+)\s*\]\]?\s*(#.*)?$", re.
 def set_pin(args: argparse.Namespace) -> int:
     from companion.core.atomic import write_atomic
     from companion.web.auth import PIN_DIGITS, new_pin
-    from companion.web.pin_hash import hash_pin
+    from companion.core.pin_hash import hash_pin
 
     path = args.file if args.file is not None else default_path()
     try:

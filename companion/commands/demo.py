@@ -61,6 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a hand passes over the board before about one press in N (default 3; 0: never)")
     t.add_argument("--data-dir", type=Path, default=None,
                    help="the game log's folder; a demo started again on it resumes (default: a fresh temporary one)")
+    t.add_argument("--fresh-log", action="store_true",
+                   help="a game log that cannot be read is moved aside whole (kept) and a new one begins")
     t.add_argument("--headless", action="store_true", help="no page: play the game and stop")
     t.add_argument("--truth-readings", action="store_true",
                    help="for tests: the camera's frames carry the board's truth instead of being read by the reader")
@@ -202,15 +204,20 @@ def _table(args: argparse.Namespace) -> int:
         raise CompanionError(f"the table plays {' and '.join(tilesets)} games; this record is {choice.name}")
     trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
     demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
-                sim_time=args.sim_time, hands_every=args.hands, trace=trace)
+                sim_time=args.sim_time, hands_every=args.hands, trace=trace,
+                fresh_log=args.fresh_log)
     try:
         say = lambda line: print(line, flush=True)  # noqa: E731
         print(f"ready {demo.resumed_at}", flush=True)
         if args.headless:
             from companion.web.hub import Hub
+            from companion.table.session import ActionError
 
             hub = Hub(demo.session, now_ms=demo.clock)
-            demo.play(hub, demo.table(hub), pace_s=args.pace, say=say)
+            try:
+                demo.play(hub, demo.table(hub), pace_s=args.pace, say=say)
+            except ActionError as exc:  # the log could not be written (a full disk): the game stays as logged
+                raise CompanionError(str(exc)) from None
             final = demo.summary(hub)
         else:
             from companion.commands.serve import serving

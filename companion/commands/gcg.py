@@ -17,9 +17,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from companion.core.errors import CompanionError
 from companion.core.gcg import LETTERED_ROWS, GameRecord, describe, read_record
 from companion.core.tiles import tileset_names
-from companion.rules.rescore import Rescore, choose_tileset, rescore
+from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
+
+GAMES = ("classic", "scrabble3")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="tile values to score with (default: the file's #tile-set, else de for a German "
         "#lexicon, else en)",
     )
+    r.add_argument(
+        "--game",
+        choices=GAMES,
+        default="classic",
+        help="the rules to score by (scrabble3: the 21x21 board, its bonuses, and the #scrabble3 "
+        "note lines for pick-offs and blank swaps; see docs/scrabble3.md)",
+    )
     r.add_argument("--json", action="store_true", help="print a machine-readable document")
     r.set_defaults(func=run_rescore)
 
@@ -51,13 +61,31 @@ def run_rescore(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     record = read_record(args.file)
-    result = rescore(record, choose_tileset(record, args.tileset), str(args.file))
+    choice, game = game_scoring(record, args.game, args.tileset)
+    result = rescore(record, choice, str(args.file), game=game)
     if args.json:
         json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         print_table(result, str(args.file), sys.stdout)
     return 0 if result.agrees else 1
+
+
+def game_scoring(
+    record: GameRecord, game: str, tileset: str | None
+) -> tuple[TileSetChoice, GameScoring | None]:
+    """The tile set and the game's scoring for ``--game``: the classic game chooses its tile set
+    from the record; Scrabble III has its own 298-tile set and board."""
+    if game == "classic":
+        return choose_tileset(record, tileset), None
+    from companion.rules import scrabble3
+    from companion.rules.scrabble3_gcg import Scrabble3Scoring, options_of
+
+    if tileset not in (None, scrabble3.TILESET):
+        raise CompanionError(f"--game scrabble3 plays with the {scrabble3.TILESET} tile set, not {tileset}")
+    if record.orientation == LETTERED_ROWS:
+        raise CompanionError("a Scrabble III record letters its columns (#orientation lettered-rows is not taken)")
+    return TileSetChoice(scrabble3.TILESET, "--game scrabble3"), Scrabble3Scoring(options_of(record))
 
 
 # --- presentation ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path
 from companion.core.board import STANDARD, Board
 from companion.core.move import format_square
 from companion.core.tiles import get_tileset, tileset_names
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 from companion.rules import house
 
 
@@ -59,9 +59,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.set_defaults(func=run_demo)
 
 
+# A board's tiles are a few hundred bytes; a larger file is not one (and is not read whole).
+MAX_BOARD_BYTES = 64 * 1024
+
+
 def _read(path: Path, what: str) -> dict:
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_BOARD_BYTES + 1)
+        if len(data) > MAX_BOARD_BYTES:
+            raise CompanionError(f"{what} {path}: larger than {MAX_BOARD_BYTES // 1024} KB, not a board's tiles")
+        text = data.decode("utf-8-sig")  # an editor's byte-order mark is not part of the text
     except FileNotFoundError:
         raise CompanionError(f"{what} {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -69,7 +77,7 @@ def _read(path: Path, what: str) -> dict:
     try:
         return house.tiles_from_text(text)
     except CompanionError as exc:
-        raise CompanionError(f"{what} {path}: {exc}") from None
+        raise CompanionError(f"{what} {path}: {one_line(exc)}") from None
 
 
 def run_explode(args: argparse.Namespace) -> int:

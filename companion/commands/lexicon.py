@@ -10,10 +10,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 from companion.lexicon import house, store
 from companion.core.atomic import write_atomic
-from companion.lexicon.words import MAX_LENGTH, format_word_list, normalise, parse_word_list
+from companion.lexicon.words import LONGEST, MAX_LENGTH, MIN_LENGTH, format_word_list, normalise, parse_word_list
 
 # Enough to see what is wrong with a file without drowning the terminal.
 MAX_PROBLEMS_SHOWN = 20
@@ -93,7 +93,7 @@ def check(args: argparse.Namespace) -> int:
             # longer words), and a word of the wrong length is simply not in it.
             word = normalise(text, tileset, min_length=1, max_length=sys.maxsize)
         except CompanionError as exc:
-            print(f"{text}: not valid ({exc})")
+            print(f"{one_line(text)}: not valid ({one_line(exc)})")
             all_valid = False
             continue
         valid = word in lexicon
@@ -102,13 +102,23 @@ def check(args: argparse.Namespace) -> int:
     return 0 if all_valid else 1
 
 
+# The largest word list read (the biggest real ones are tens of MB): a mistaken path to a disk
+# image is refused before it is read.
+MAX_LIST_BYTES = 256 << 20
+
+
 def _read_input(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
     try:
-        return Path(name).read_bytes()
+        if name == "-":
+            data = sys.stdin.buffer.read(MAX_LIST_BYTES + 1)
+        else:
+            with open(name, "rb") as f:
+                data = f.read(MAX_LIST_BYTES + 1)
     except OSError as exc:
-        raise CompanionError(f"cannot read {name}: {exc.strerror}") from None
+        raise CompanionError(f"cannot read {one_line(name)}: {exc.strerror}") from None
+    if len(data) > MAX_LIST_BYTES:
+        raise CompanionError(f"{one_line(name)}: larger than {MAX_LIST_BYTES >> 20} MB, not a word list")
+    return data
 
 
 def _describe(user: store.UserList | None) -> str:
@@ -121,7 +131,13 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def _check_max_length(n: int) -> None:
+    if not MIN_LENGTH <= n <= LONGEST:
+        raise CompanionError(f"--max-length: {MIN_LENGTH} to {LONGEST} letters, not {n}")
+
+
 def import_(args: argparse.Namespace) -> int:
+    _check_max_length(args.max_length)
     list_name = house.list_for_tileset(args.tileset)
     tileset = house.list_tileset(list_name)
     word_list = parse_word_list(_read_input(args.file), tileset, max_length=args.max_length)
@@ -170,6 +186,7 @@ def export(args: argparse.Namespace) -> int:
 
 
 def add(args: argparse.Namespace) -> int:
+    _check_max_length(args.max_length)
     change = store.add_words(args.tileset, args.words, max_length=args.max_length)
     for word in change.changed:
         print(f"{word}: added")
@@ -179,6 +196,7 @@ def add(args: argparse.Namespace) -> int:
 
 
 def delete(args: argparse.Namespace) -> int:
+    _check_max_length(args.max_length)
     change = store.delete_words(args.tileset, args.words, max_length=args.max_length)
     for word in change.changed:
         print(f"{word}: deleted")

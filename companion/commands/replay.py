@@ -63,7 +63,12 @@ def run(args: argparse.Namespace) -> int:
     lexicon = load_lexicon(args.tileset)
 
     def read(photo: Path):
-        return read_file(photo, tileset=args.tileset, profile=profile).cells
+        try:
+            return read_file(photo, tileset=args.tileset, profile=profile).cells
+        except CompanionError as exc:
+            # Which photo of the folder: a message of the reader's own ("no board found") names none.
+            message = str(exc)
+            raise CompanionError(message if message.startswith(str(photo)) else f"{photo}: {message}") from None
 
     replay = replay_photos(photos, read, tileset, lexicon, players, transpose=args.transpose, named_blanks=named)
     text = write_gcg(replay.record)

@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "live page), as the systemd service does.",
     )
     p.add_argument("--config", type=Path, help=f"the configuration file (default {default_path()})")
+    p.add_argument("--fresh-log", action="store_true",
+                   help="a game log that cannot be read is moved aside whole (kept, never deleted) and a new "
+                   "game begins; without it such a log is refused and left as it is")
     p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (no Pi needed)")
     p.set_defaults(func=run)
 
@@ -163,9 +166,11 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         for i, cam in enumerate(cams):
             cameras.append(open_camera(cam, seed=i))
             stack.callback(cameras[-1].close)
-        store = open_store(data_dir())
+        store = open_store(data_dir(), fresh_log=args.fresh_log)
         stack.callback(store.close)
         session, clock = resume_or_start(store, start=game.from_config(cfg, store))
+        if store.notice:
+            print(f"companion: {store.notice}", file=sys.stderr, flush=True)
         # The game in progress (a dungeon started from the page, a House match) has its own
         # tile set and board.
         tileset = session.tileset_name

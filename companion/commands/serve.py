@@ -1,9 +1,9 @@
 """`companion serve`: the live page on the players' phones, for a game at this table.
 
 The page is served by waitress from inside this process (see companion/web/server.py); the
-organiser's PIN is printed here, on the device, at every start. Until the table loop (camera
-and buttons, issue 6) joins, the game changes through the organiser's actions on the page;
-``companion demo --serve`` plays a recorded game on it move by move.
+organiser's PIN is printed here, on the device, at every start. Without the table loop (camera
+and buttons: ``companion run``) the game, any of the registry's (``--game``), changes through
+the organiser's actions on the page; ``companion demo --serve`` plays a recorded game on it.
 """
 
 from __future__ import annotations

@@ -3,3 +3,17 @@
 
 class CompanionError(Exception):
     """A bad input or a state the user must fix; the CLI prints it as one line and exits non-zero."""
+
+
+MESSAGE_CHARS = 200  # of a foreign text (a bad line, another library's error) in a one-line message
+
+
+def one_line(text: object, limit: int = MESSAGE_CHARS) -> str:
+    """``text`` fit for one line of a message: every character that is not printable (a newline,
+    a NUL, an escape sequence) shown escaped, and cut at ``limit`` characters (a 100 MB bad line
+    is not echoed whole). Cut before it is escaped, so a huge text costs no more than a short one."""
+    s = str(text) if not isinstance(text, str) else text
+    cut = len(s) > limit
+    s = s[:limit]
+    s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in s)
+    return s + "..." if cut else s

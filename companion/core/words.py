@@ -2,7 +2,9 @@
 
 One piece of code for every game: a word is the maximal run of tiles through a newly placed
 tile along one line; a premium square counts only for the tile placed on it this turn.
-Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``.
+Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``;
+games whose word premiums add instead of multiplying (Scrabble III's rule 8: two triple words
+make 6x, not 9x) pass ``add_word_premiums``.
 """
 
 from __future__ import annotations
@@ -103,16 +105,26 @@ LetterValue = Callable[[Tile, Word], int]
 
 
 def score_word(
-    board: Board, word: Word, tileset: TileSet, letter_value: LetterValue | None = None
+    board: Board,
+    word: Word,
+    tileset: TileSet,
+    letter_value: LetterValue | None = None,
+    *,
+    add_word_premiums: bool = False,
 ) -> WordScore:
     layout = board.layout
     letters = 0
     multiplier = 1
+    added = 0  # the sum of the word premiums under new tiles, for add_word_premiums
     for square, tile, is_new in zip(word.squares, word.tiles, word.new):
         value = letter_value(tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
         if is_new:
             premium = layout.premium(square)
             value *= premium.letter_multiplier
             multiplier *= premium.word_multiplier
+            if premium.word_multiplier > 1:
+                added += premium.word_multiplier
         letters += value
+    if add_word_premiums and added:
+        multiplier = added
     return WordScore(word, letters, multiplier, letters * multiplier)

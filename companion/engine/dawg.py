@@ -245,14 +245,23 @@ def cache_path(list_name: str, key: str) -> Path:
     return data_dir() / "engine" / f"{list_name}-{key}.dawg"
 
 
-def dawg_for(lexicon, alphabet: Sequence[str], list_name: str = "words") -> Dawg:
+def dawg_for(
+    lexicon, alphabet: Sequence[str], list_name: str = "words", *, words: Iterable[str] | None = None,
+    variant: str = "",
+) -> Dawg:
     """The DAWG of ``lexicon``: from memory, else from the disk cache, else built and cached.
+
+    A game that plays with a selection of the lexicon (Scrabble III: words of three letters or
+    more, and its own two-letter list) passes the ``words`` and a ``variant`` string that
+    says what they are; the key is the lexicon's and the variant's.
 
     Cache files of the same list with another key (an older version of the list) are removed.
     A cache that cannot be written (read-only data dir) is not an error: the graph is built
     again next time.
     """
     key = lexicon_key(lexicon)
+    if variant:
+        key = hashlib.sha256(f"{key}\n{variant}".encode("utf-8")).hexdigest()[:20]
     memo_key = f"{list_name}:{key}:{''.join(alphabet)}"
     if memo_key in _MEMO:
         return _MEMO[memo_key]
@@ -265,7 +274,7 @@ def dawg_for(lexicon, alphabet: Sequence[str], list_name: str = "words") -> Dawg
     except (OSError, CompanionError):
         dawg = None
     if dawg is None:
-        built = build(lexicon, alphabet)
+        built = build(lexicon if words is None else words, alphabet)
         dawg = Dawg(built.alphabet, built.first, built.final, built.mask, built.letter, built.child, built.words, key)
         try:
             write_atomic(path, to_bytes(dawg))

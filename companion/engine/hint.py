@@ -13,11 +13,11 @@ import time
 from dataclasses import dataclass, replace
 
 from companion.core.board import Board
+from companion.core.errors import CompanionError
 from companion.core.gcg import LETTERED_ROWS, Exchange, GameRecord, Pass, Play, board_position
 from companion.core.tiles import BLANK, TileSet
 from companion.engine.movegen import Generator, Move
-from companion.core.errors import CompanionError
-from companion.rules.rescore import rescore
+from companion.rules.rescore import GameScoring, rescore
 
 MAX_RACK = 8  # Scrabble III's rack; the classic game's is 7
 
@@ -35,8 +35,11 @@ def turns(record: GameRecord) -> list[int]:
     return [i for i, e in enumerate(record.events) if isinstance(e, (Play, Pass, Exchange))]
 
 
-def position_before(record: GameRecord, turn: int | None, tileset: TileSet, source: str = "GCG") -> Position:
-    """The board before ``turn`` (default: the record's last turn)."""
+def position_before(
+    record: GameRecord, turn: int | None, tileset: TileSet, source: str = "GCG", game: GameScoring | None = None
+) -> Position:
+    """The board before ``turn`` (default: the record's last turn), replayed by ``game``'s rules
+    when given (see :func:`companion.rules.rescore.rescore`)."""
     idx = turns(record)
     if turn is None:
         if not idx:
@@ -49,7 +52,7 @@ def position_before(record: GameRecord, turn: int | None, tileset: TileSet, sour
         upto, player, rack = idx[turn - 1], event.nick, event.rack
     else:
         upto, player, rack = len(record.events), "", ""
-    replayed = rescore(replace(record, events=record.events[:upto]), tileset, source)
+    replayed = rescore(replace(record, events=record.events[:upto]), tileset, source, game=game)
     return Position(replayed.board, turn, player, rack)
 
 

@@ -153,18 +153,7 @@ class ComputerPlayer:
         return Decision()
 
     def _best_keep(self, rack: list[str], can_give: int) -> tuple[str, ...]:
-        """The tiles to keep when exchanging: the best leave of at most four tiles, giving back
-        no more tiles than the bag can take."""
-        tileset = self.generator.tileset
-        best: tuple[float, tuple[str, ...]] | None = None
-        for n in range(0, min(4, len(rack) - 1) + 1):
-            if len(rack) - n > can_give:
-                continue
-            for keep in set(itertools.combinations(sorted(rack), n)):
-                v = leave_value(keep, tileset)
-                if best is None or (v, keep) > best:
-                    best = (v, keep)
-        return best[1] if best else tuple(rack)
+        return best_keep(rack, can_give, self.generator.tileset)
 
     def action(self, state: classic.ClassicState) -> classic.Action:
         """The classic game's action for the player to move (their rack must be tracked)."""
@@ -180,6 +169,20 @@ class ComputerPlayer:
         if decision.exchange:
             return classic.Exchange(decision.exchange)
         return classic.Pass()
+
+
+def best_keep(rack: Sequence[str], can_give: int, tileset) -> tuple[str, ...]:
+    """The tiles to keep when exchanging: the best leave of at most four tiles, giving back no
+    more tiles than the bag can take."""
+    best: tuple[float, tuple[str, ...]] | None = None
+    for n in range(0, min(4, len(rack) - 1) + 1):
+        if len(rack) - n > can_give:
+            continue
+        for keep in set(itertools.combinations(sorted(rack), n)):
+            v = leave_value(keep, tileset)
+            if best is None or (v, keep) > best:
+                best = (v, keep)
+    return best[1] if best else tuple(rack)
 
 
 @dataclass(frozen=True)

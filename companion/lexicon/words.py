@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from companion.core.tiles import TileSet
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 
 # A single tile forms no word.
 MIN_LENGTH = 2
+# The longest word a list may be made for (German compounds run past 40 letters), and the longest
+# line read as a word at all: a longer one is reported by its length, never decoded or echoed.
+LONGEST = 64
+MAX_LINE_BYTES = 1024
 # The width of the standard 15x15 board. The extended 21x21 game may want longer words later:
 # every function here, the build script and the CLI take the maximum as a parameter.
 MAX_LENGTH = 15
@@ -82,6 +86,9 @@ def parse_word_list(
     for number, raw in enumerate(lines, start=1):
         if raw.endswith(b"\r"):
             raw = raw[:-1]
+        if len(raw) > MAX_LINE_BYTES:
+            problems.append(LineProblem(number, f"a line of {len(raw):,} bytes is not a word"))
+            continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -93,7 +100,7 @@ def parse_word_list(
         try:
             words.add(normalise(text, tileset, min_length=min_length, max_length=max_length))
         except CompanionError as exc:
-            problems.append(LineProblem(number, str(exc)))
+            problems.append(LineProblem(number, one_line(exc)))  # the line's control characters escaped
     return WordList(frozenset(words), len(lines), tuple(problems))
 
 

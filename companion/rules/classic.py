@@ -58,6 +58,7 @@ from companion.rules.common import (
     PlayScore,
     geometry_error,
     not_in_dictionary,
+    remove_from_rack,
     score_words,
     unknown_words,
 )
@@ -373,14 +374,6 @@ def _next_turn(state: ClassicState, scored: bool) -> ClassicState:
     return replace(state, to_move=nxt)
 
 
-def _remove_from_rack(rack: tuple[str, ...], tiles: Sequence[str]) -> tuple[str, ...] | None:
-    have = Counter(rack)
-    need = Counter(tiles)
-    if any(have[t] < k for t, k in need.items()):
-        return None
-    return tuple(sorted((have - need).elements()))
-
-
 def _draw(state: ClassicState, player: int, n: int) -> tuple[ClassicState, tuple[str, ...]]:
     """Fill ``player``'s rack with up to ``n`` tiles from the bag."""
     n = min(n, state.bag_size)
@@ -420,7 +413,7 @@ def _play(state: ClassicState, action: Play, lexicon: Container[str]) -> Outcome
         return _refuse(state, f"{player.name} has only {player.rack_size} tiles")
     used = placement_tiles(placement)
     if player.rack is not None:
-        rest = _remove_from_rack(player.rack, used)
+        rest = remove_from_rack(player.rack, used)
         if rest is None:
             return _refuse(state, f"Those tiles are not on {player.name}'s rack")
     else:
@@ -503,7 +496,7 @@ def _exchange(state: ClassicState, action: Exchange) -> Outcome:
         return _refuse(state, "No tiles to exchange: pass instead")
     if len(tiles) > player.rack_size:
         return _refuse(state, f"{player.name} has only {player.rack_size} tiles")
-    if player.rack is not None and _remove_from_rack(player.rack, tiles) is None:
+    if player.rack is not None and remove_from_rack(player.rack, tiles) is None:
         return _refuse(state, f"Those tiles are not on {player.name}'s rack")
     need = state.options.exchange_min_bag if state.options.exchange_min_bag is not None else len(tiles)
     if state.bag_size < need:
@@ -520,7 +513,7 @@ def _exchange(state: ClassicState, action: Exchange) -> Outcome:
         keep_turn = True
     # The new tiles are drawn before the old ones go back, so no one draws their own discards.
     if player.rack is not None:
-        rest = _remove_from_rack(player.rack, tiles)
+        rest = remove_from_rack(player.rack, tiles)
         assert rest is not None
         state = _set_player(state, me, rack=rest, rack_size=len(rest))
     else:
@@ -602,7 +595,7 @@ def _withdraw(state: ClassicState, pending: PendingPlay) -> ClassicState:
     n_drawn = pending.bag_size_before - state.bag_size  # nothing else drew since the play
     state = replace(state, board=state.board.without(pending.placement.coords))
     if p.rack is not None and state.bag is not None:
-        rack = _remove_from_rack(p.rack, pending.drawn)
+        rack = remove_from_rack(p.rack, pending.drawn)
         assert rack is not None
         rack = tuple(sorted(rack + tuple(placement_tiles(pending.placement))))
         state = replace(state, bag=pending.drawn + state.bag, bag_size=state.bag_size + n_drawn)
@@ -628,7 +621,7 @@ def _trade_blank(state: ClassicState, action: TradeBlank) -> Outcome:
     me = state.to_move
     p = state.players[me]
     if p.rack is not None:
-        rest = _remove_from_rack(p.rack, [tile.letter])
+        rest = remove_from_rack(p.rack, [tile.letter])
         if rest is None:
             return _refuse(state, f"{p.name} has no {tile.letter} to trade for the blank")
         state = _set_player(state, me, rack=tuple(sorted(rest + (BLANK,))))

@@ -7,8 +7,9 @@ table what the computer game showed them.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from companion.core.board import Board, Coord, Direction
 from companion.core.move import Placement, format_square
@@ -113,7 +114,22 @@ def score_words(
     placement: Placement,
     tileset: TileSet,
     letter_value: LetterValue | None = None,
+    *,
+    direction: Direction | None = None,
+    add_word_premiums: bool = False,
 ) -> tuple[WordScore, ...]:
+    """Every word the placement forms, scored; the main word first (along ``direction`` when
+    given, see :func:`~companion.core.words.words_formed`)."""
     return tuple(
-        score_word(board, w, tileset, letter_value) for w in words_formed(board, placement)
+        score_word(board, w, tileset, letter_value, add_word_premiums=add_word_premiums)
+        for w in words_formed(board, placement, direction)
     )
+
+
+def remove_from_rack(rack: tuple[str, ...], tiles: Sequence[str]) -> tuple[str, ...] | None:
+    """The rack (sorted) without ``tiles``; None when it does not hold them all."""
+    have = Counter(rack)
+    need = Counter(tiles)
+    if any(have[t] < k for t, k in need.items()):
+        return None
+    return tuple(sorted((have - need).elements()))

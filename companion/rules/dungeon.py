@@ -799,7 +799,7 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
         )
     # Blanks: every new face-up ``?`` needs the letter it stands for.
     new_faces = {**placed, **taken, **turned, **flipped}
-    unnamed = [s for s, l in sorted(new_faces.items()) if l == BLANK and s not in action.blanks]
+    unnamed = [s for s, face in sorted(new_faces.items()) if face == BLANK and s not in action.blanks]
     if unnamed:
         return _ask(
             state, "Which letter does the blank on " + ", ".join(map(format_square, unnamed)) + " stand for?", tuple(unnamed)
@@ -840,7 +840,7 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
     network = state.network
     rack = list(state.rack) if state.rack is not None else None
     rack_size = state.rack_size
-    new = {s: tile_of(s, l) for s, l in {**placed, **taken}.items()}
+    new = {s: tile_of(s, face) for s, face in {**placed, **taken}.items()}
     new.update({m: tile_of(m, turned[m]) for m in fights})
     if new:
         j = _judge_placement(state, new, lexicon)
@@ -938,7 +938,7 @@ def _move(state: DungeonState, action: Move, lexicon: Container[str]) -> Outcome
             squares=squares,
         )
     if reveals_used:
-        shown = {s: tile_of(s, l) for s, l in {**flipped, **revealed_monsters}.items()}
+        shown = {s: tile_of(s, face) for s, face in {**flipped, **revealed_monsters}.items()}
         letters = letters.with_tiles(shown.items())
         if network:
             network = _component(letters, network)

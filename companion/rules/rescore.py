@@ -25,8 +25,9 @@ Totals are per player running sums of the recomputed scores.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
-from companion.core.board import STANDARD, Board, Layout
+from companion.core.board import STANDARD, Board, Coord, Layout, Tile
 from companion.core.gcg import (
     ChallengeBonus,
     EndRackPoints,
@@ -154,8 +155,35 @@ class _Standing:
 
     seat: int
     placement: Placement
-    score: int
+    score: int  # what a withdrawal takes off
     words: int
+    picked: tuple[tuple[Coord, Tile], ...] = ()  # tiles the play took off the board (put back)
+    on_board: bool = True  # whether its tiles stayed on the board
+
+
+@dataclass(frozen=True)
+class GamePlay:
+    """A play as a game other than the classic one scores it (see :class:`GameScoring`)."""
+
+    board: Board  # after the play
+    score: PlayScore
+    points: int  # what the play event scores (the score's total, or a game's own figure)
+    placement: Placement
+    withdrawn: int  # what a withdrawal after it takes off (a positive number)
+    picked: tuple[tuple[Coord, Tile], ...] = ()
+    on_board: bool = True
+    remark: str = ""
+
+
+class GameScoring(Protocol):
+    """How a game other than the classic one replays a record's events (Scrabble III's
+    pick-offs and blank swaps, read from its note lines)."""
+
+    layout: Layout
+
+    def play(self, board: Board, event: Play, position: str, tiles: TileSet) -> GamePlay: ...
+
+    def before(self, board: Board, event: Event) -> Board: ...
 
 
 def _rack_value(tiles: str, tileset: TileSet) -> int:
@@ -167,24 +195,28 @@ def rescore(
     tileset: TileSet | TileSetChoice,
     source: str = "GCG",
     layout: Layout = STANDARD,
+    game: GameScoring | None = None,
 ) -> Rescore:
     """Replay ``record`` and score every event again. A record that cannot be replayed (a play
     onto a different tile, off the board, with letters the tile set lacks, a withdrawal with no
-    play before it) raises :class:`CompanionError` naming the line."""
+    play before it) raises :class:`CompanionError` naming the line. ``game`` scores plays by
+    another game's rules (its layout replaces ``layout``)."""
     choice = tileset if isinstance(tileset, TileSetChoice) else TileSetChoice(tileset.name, "given")
     tiles = get_tileset(choice.name)
     seats = players_of_events(record)
     players = len(record.players)
     deductions = [(seat, e) for seat, e in zip(seats, record.events) if isinstance(e, LastRackPenalty)]
 
-    board = Board(layout)
+    board = Board(game.layout if game is not None else layout)
     totals = [0] * players
     plays: list[_Standing] = []  # standing plays, latest last
     out: list[Rescored] = []
     for seat, event in zip(seats, record.events):
         try:
+            if game is not None:
+                board = game.before(board, event)
             board, score, agrees, remark, play = _score_event(
-                event, seat, board, plays, tiles, record, players, deductions
+                event, seat, board, plays, tiles, record, players, deductions, game
             )
         except CompanionError as exc:
             raise CompanionError(f"{source} line {event.line}: {exc}") from None
@@ -202,9 +234,15 @@ def _score_event(
     record: GameRecord,
     players: int,
     deductions: list[tuple[int, LastRackPenalty]],
+    game: GameScoring | None = None,
 ) -> tuple[Board, int, bool, str, PlayScore | None]:
     """(board after, recomputed score, whether the recorded score agrees, remark, the play's
     scored words when the event is a play)."""
+    if isinstance(event, Play) and game is not None:
+        position = board_position(event.position, record.orientation, board.layout)
+        done = game.play(board, event, position, tiles)
+        plays.append(_Standing(seat, done.placement, done.withdrawn, len(done.score.words), done.picked, done.on_board))
+        return done.board, done.points, done.points == event.score, done.remark, done.score
     if isinstance(event, Play):
         return _score_play(event, seat, board, plays, tiles, record)
     board, score, agrees, remark = _score_other(event, seat, board, plays, tiles, players, deductions)
@@ -242,7 +280,8 @@ def _score_other(
         if not plays or plays[-1].seat != seat:
             raise CompanionError(f"{event.nick} withdraws a play, but the last play on the board is not theirs")
         withdrawn = plays.pop()
-        board = board.without(withdrawn.placement.coords)
+        if withdrawn.on_board:
+            board = board.without(withdrawn.placement.coords).with_tiles(withdrawn.picked)
         score = -withdrawn.score
         if event.score == score:
             return board, score, True, ""

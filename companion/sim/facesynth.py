@@ -196,7 +196,10 @@ def draw_other(rng: np.random.Generator, atlas: GlyphAtlas, style: FaceStyle) ->
     ink = np.zeros((side, side), np.uint8)
     c = side / 2.0
     shape = OTHER_SHAPES[int(rng.integers(len(OTHER_SHAPES)))]
-    u = lambda a, b: float(rng.uniform(a, b))
+
+    def u(a: float, b: float) -> float:
+        return float(rng.uniform(a, b))
+
     jx, jy = c + u(-0.12, 0.12) * F, c + u(-0.12, 0.12) * F
     if shape == "box":
         w = u(0.25, 0.7) * F

@@ -229,7 +229,10 @@ def _jitter_colour(rng: np.random.Generator, rgb: RGB, amount: float) -> RGB:
 def vary_style(style: BoardStyle, rng: np.random.Generator, amount: float = 0.12) -> BoardStyle:
     """The same edition with its colours and proportions moved a little, as another printing
     of it (or another camera's colour response) would show it."""
-    j = lambda c: _jitter_colour(rng, c, amount)
+
+    def j(c: RGB) -> RGB:
+        return _jitter_colour(rng, c, amount)
+
     return replace(
         style,
         square=j(style.square), line=j(style.line), dl=j(style.dl), tl=j(style.tl), dw=j(style.dw),

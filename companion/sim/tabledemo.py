@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -158,15 +159,18 @@ class Demo:
 
     def __init__(self, record: GameRecord, tileset: str, names: list[str], *, data_dir: Path | None = None,
                  truth: bool = False, sim_time: bool = False, hands_every: int = 3, seed: int = 1,
-                 trace: Callable[[str], None] | None = None, lexicon_for: Callable[[str], Any] | None = None) -> None:
+                 trace: Callable[[str], None] | None = None, lexicon_for: Callable[[str], Any] | None = None,
+                 fresh_log: bool = False) -> None:
         self.data_dir = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="companion-demo-"))
-        self.store = open_store(self.data_dir)
+        self.store = open_store(self.data_dir, fresh_log=fresh_log)
         self.trace = trace or (lambda line: None)
         self.steps = plan(record, tileset, seed=seed, hands_every=hands_every)
         self.sim_time = sim_time
         sim_clock = (lambda last: SimClock(last.at_ms if last is not None else 0)) if sim_time else None
         session, self.clock = resume_or_start(self.store, names, control="tournament", challenge="single",
                                               tileset=tileset, seed=seed, lexicon_for=lexicon_for, clock=sim_clock)
+        if self.store.notice:
+            print(f"companion: {self.store.notice}", file=sys.stderr, flush=True)
         self.session = session
         self.resumed_at = session.last_ref
         grid = session.state.board.layout.rows

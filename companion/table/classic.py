@@ -55,6 +55,7 @@ from companion.table.inference import infer_move
 from companion.table.session import (
     FEED_KEPT,
     MAX_NAME,
+    display_name,
     TILESETS,
     UNREADABLE,
     ActionError,
@@ -357,11 +358,11 @@ class ClassicSession:
     def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
         if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
             raise ActionError("names: a list of 2 to 4 display names")
-        names = tuple(" ".join(n.split()) for n in names)
         if not 2 <= len(names) <= 4:
             raise ActionError(f"classic Scrabble is for 2 to 4 players, not {len(names)}")
-        if any(not n or len(n) > MAX_NAME for n in names):
-            raise ActionError(f"a display name has 1 to {MAX_NAME} characters")
+        if any(display_name(n) is None for n in names):
+            raise ActionError(f"a display name has 1 to {MAX_NAME} characters, none of them a control character")
+        names = tuple(" ".join(n.split()) for n in names)
         if len({n.casefold() for n in names}) != len(names):
             raise ActionError("two players have the same name")
         label, control_value = time_control(control)

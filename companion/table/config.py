@@ -31,7 +31,7 @@ from companion.core.errors import CompanionError
 from companion.pi.mount import FOCUS_CM, LIVE_SIZE
 from companion.rules.classic import ChallengeMode
 from companion.table.games import GAMES, Game, for_table
-from companion.table.session import MAX_NAME
+from companion.table.session import MAX_NAME, display_name
 
 EXAMPLE = """\
 # The companion's configuration. Every key is optional; these are the defaults.
@@ -181,6 +181,9 @@ def default_path() -> Path:
     return base / "companion" / "config.toml"
 
 
+MAX_CONFIG_BYTES = 256 * 1024  # a configuration is a few KB; a larger file is not one (and is not read whole)
+
+
 def load_config(path: Path | None = None) -> Config:
     """The configuration at ``path`` (or the default place); any problem is one line."""
     explicit = path is not None or bool(os.environ.get("COMPANION_CONFIG"))
@@ -191,7 +194,11 @@ def load_config(path: Path | None = None) -> Config:
             raise CompanionError(f"{name}: no such configuration file")
         return Config()
     try:
-        text = path.read_bytes().decode("utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise CompanionError(f"{name}: larger than {MAX_CONFIG_BYTES // 1024} KB: not a configuration file")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CompanionError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_config(text, name)
@@ -255,8 +262,9 @@ def parse_config(text: str, name: str = "config") -> Config:
     names = game.get("names")
     if names is not None:
         if (not isinstance(names, list) or len(names) != players
-                or not all(isinstance(n, str) and 1 <= len(" ".join(n.split())) <= MAX_NAME for n in names)):
-            raise CompanionError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player")
+                or not all(isinstance(n, str) and display_name(n) is not None for n in names)):
+            raise CompanionError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player, "
+                                 "none of them a control character")
         names = [" ".join(n.split()) for n in names]
         if len({n.casefold() for n in names}) != len(names):
             raise CompanionError(f"{name}: game.names: two players have the same name")
@@ -278,7 +286,8 @@ def _game(r: _Reader, game: dict, players: int, boards: int) -> type[Game]:
     low, high = chosen.seats
     if not low <= players <= high:
         seats = str(low) if low == high else f"{low} to {high}"
-        raise CompanionError(f"{r.name}: game.players: {chosen.title} is for {seats} players, not {players}")
+        raise CompanionError(f"{r.name}: game.players: {chosen.title} is for {seats} player{'s' if high > 1 else ''}, "
+                             f"not {players}")
     if boards != chosen.boards:
         raise CompanionError(f"{r.name}: game.boards: {chosen.title} is played on {chosen.boards}, not {boards}")
     return chosen
@@ -320,7 +329,7 @@ def _web(r: _Reader, t: dict) -> WebConfig:
         raise r.fail("web.host", "an empty address (\"0.0.0.0\": all addresses)")
     pin_hash = r.text(t, "web.pin_hash", "")
     if pin_hash:
-        from companion.web.pin_hash import is_pin_hash
+        from companion.core.pin_hash import is_pin_hash
 
         if not is_pin_hash(pin_hash):
             raise r.fail("web.pin_hash", "not a PIN hash written by `companion config pin` (\"\": a new PIN at each start)")
@@ -436,7 +445,7 @@ class _Reader:
     def duration(self, t: dict, key: str, default: float, unit_ms: int, positive: bool = False) -> int:
         """A number of minutes or seconds (``unit_ms`` each), in milliseconds."""
         v = t.get(key.rsplit(".", 1)[-1], default)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise self.fail(key, f"a number, not {v!r}")
         ms = round(v * unit_ms)
         if ms < 0 or (positive and ms <= 0) or ms > 24 * 60 * MINUTE_MS:

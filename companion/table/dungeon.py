@@ -41,7 +41,7 @@ from companion.rules.dungeon import (
 from companion.table.store import GameStore, StoredEvent
 from companion.table.session import UNREADABLE, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
-from companion.table.session import FEED_KEPT, MAX_NAME, TILESETS, ActionError
+from companion.table.session import FEED_KEPT, MAX_NAME, TILESETS, ActionError, display_name
 
 KIND = "dungeon"  # the game log's event kind for every dungeon event
 SETUP, RACK, PLAY, OVER = "set-up", "rack", "play", "over"
@@ -379,9 +379,9 @@ def start_dungeon(store: GameStore | None, now_ms: int, *, names: Any = None, ti
         raise ActionError("names: a list with the one player's name")
     if len(names) != 1:
         raise ActionError(f"the solo dungeon has one player, not {len(names)}")
-    name = " ".join(names[0].split())
-    if not 0 < len(name) <= MAX_NAME:
-        raise ActionError(f"a display name has 1 to {MAX_NAME} characters")
+    name = display_name(names[0])
+    if name is None:
+        raise ActionError(f"a display name has 1 to {MAX_NAME} characters, none of them a control character")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
         raise ActionError("seed: a whole number")
     objects = rules.DEFAULT_OBJECTS if objects is None else objects

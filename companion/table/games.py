@@ -15,22 +15,25 @@ Adding a game: its rules module, its session (and view), and one subclass here, 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Container, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
 from companion.rules import house as house_rules
+from companion.rules import scrabble3 as scrabble3_rules
 from companion.table.classic import ClassicSession, TableSession
 from companion.table.dungeon import DungeonSession, start_dungeon
 from companion.table.dungeon_snapshot import dungeon_document
 from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
+from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
 from companion.table.session import PRESETS, TILESETS, ActionError
 from companion.table.snapshot import classic_document
-from companion.table.store import GameStore, StoredEvent
+from companion.table.store import DamagedLog, GameStore, StoredEvent
 
 LexiconFor = Callable[[str], Container[str]]
 
@@ -176,16 +179,21 @@ def act(session: Any, now_ms: int, action: Any, tiles: Any) -> None:
 
 def resume(store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
     """The game in progress in the log, folded back by the game it belongs to; None when the log
-    has none."""
-    current = store.current_game()
-    if current is None:
-        return None
-    first = store.events(current)[0]
-    for game in GAMES.values():
-        if game.owns(first):
-            return game.restore(store, lexicon_for)
-    raise CompanionError(f"{store.path}: the game in progress ({current}) is no game this companion plays "
-                         f"(its log begins with {first.kind!r})")
+    has none. Events that do not fold into a game (a renamed key, a value of another type) are
+    :class:`DamagedLog`, one line, not a traceback."""
+    try:
+        current = store.current_game()
+        if current is None:
+            return None
+        first = store.events(current)[0]
+        for game in GAMES.values():
+            if game.owns(first):
+                return game.restore(store, lexicon_for)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, sqlite3.Error, ActionError) as exc:
+        what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise DamagedLog(store.path, f"its events do not fold into a game (an event {one_line(what)})") from None
+    raise DamagedLog(store.path, f"the game in progress ({one_line(current)}) is no game this companion plays "
+                     f"(its log begins with {one_line(first.kind)!r})")
 
 
 def resume_or_start(store: GameStore, names: Sequence[str] = (), *, game: str = "classic",
@@ -201,7 +209,14 @@ def resume_or_start(store: GameStore, names: Sequence[str] = (), *, game: str = 
         from companion.lexicon import load_lexicon
 
         lexicon_for = load_lexicon
-    session = resume(store, lexicon_for)
+    try:
+        session = resume(store, lexicon_for)
+    except DamagedLog as exc:
+        # A log whose events do not fold into a game: left as it is, or (asked for) moved aside.
+        if not store.fresh_log:
+            raise
+        store.set_aside(exc.reason)
+        session = None
     now = (clock or TableClock.resumed)(store.last())
     if session is None:
         try:
@@ -311,6 +326,35 @@ class House(Game):
         names = cfg.player_names()
         return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset, colours=cfg.colours,
                                         minutes=minutes)
+
+
+@register
+class Scrabble3(Game):
+    name = "scrabble3"
+    title = "Scrabble III (21x21, big words, wild JQXZ)"
+    rules = scrabble3_rules
+    session = Scrabble3Session
+    view = staticmethod(scrabble3_document)
+    log_kind = "scrabble3"
+    # The tiles the camera reads are English tiles; the game's own bag (298, a scoop of 100)
+    # is the rules' business.
+    tilesets = ("en",)
+    grid = 21
+    seats = (2, 4)
+    settings = ("names", "control", "seed", "deal", "stretch", "final_racks", "scoop")
+    actions = {"racks": "enter_racks"}
+
+    @classmethod
+    def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
+              **settings: Any) -> Any:
+        names = settings.pop("names", None) or ["Player 1", "Player 2"]
+        return Scrabble3Session(store, names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
+
+    @classmethod
+    def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:
+        control = classic_control(cfg)
+        names = cfg.player_names()
+        return lambda now_ms: cls.start(store, now_ms, names=names, control=control)
 
 
 @register

@@ -23,6 +23,14 @@ MAX_NAME = 24
 FEED_KEPT = 200  # verdict lines kept for the page (the log keeps everything)
 
 
+def display_name(raw: str) -> str | None:
+    """``raw`` as a display name (runs of white space made one space), or None when it cannot
+    be one: empty, longer than MAX_NAME, or holding a control character (a NUL in a name made
+    the game's GCG unreadable, by our own rescore too)."""
+    name = " ".join(raw.split())
+    return name if 0 < len(name) <= MAX_NAME and name.isprintable() else None
+
+
 class ActionError(Exception):
     """An action the session refuses: nothing changed. ``status`` is the HTTP status it means."""
 
@@ -129,7 +137,22 @@ class LoggedGame:
         try:
             self.store.append(self.game_id, kind, payload, at_ms)
         except CompanionError as exc:
+            self._refold()
             raise ActionError(f"not saved: {exc}", 503) from None
+
+    def _refold(self) -> None:
+        """After a write that failed (a full disk), the game as its log has it: the change the
+        write was for (already made in memory) is dropped, so that what the page shows and what
+        comes next never part from the log. Once there is room again the game goes on from it."""
+        try:
+            fresh = type(self).restore(self.store, lexicon_for=getattr(self, "_lexicon_for", None))  # type: ignore
+        except Exception:  # noqa: BLE001 - the failed write's own error is the one to report
+            return
+        if fresh is not None and fresh.game_id == self.game_id:
+            revision = getattr(self, "revision", 0)
+            self.__dict__.update(fresh.__dict__)
+            if hasattr(self, "revision"):
+                self.revision = revision + 1  # the page shows the game as it is now
 
     def _replay_event(self, e: StoredEvent) -> None:
         raise NotImplementedError

@@ -30,9 +30,13 @@ The state is their fold: :class:`companion.table.TableSession` replays a game's 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
+import os
 import sqlite3
+import time
+import urllib.parse
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Iterator
@@ -40,10 +44,11 @@ from typing import Any, Iterator
 from companion.clock.now import wall_ms
 from companion.core.board import Tile
 from companion.core.move import PlacedTile, Placement
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions
 from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
+from companion.table.wal import read_wal
 
 APP = "companion game log"
 FORMAT = 1
@@ -77,12 +82,35 @@ class StoredEvent:
     at_ms: int
 
 
-class GameStore:
-    """The log in ``path`` (created if absent). ``wall`` is injectable for tests."""
+class DamagedLog(CompanionError):
+    """A game log that cannot be read as it is; nothing of it was changed. ``reason``: why."""
 
-    def __init__(self, path: Path, *, wall: Any = wall_ms) -> None:
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}; left as it is (start with --fresh-log to move it aside and "
+                         "begin a new game log)")
+        self.reason = reason
+
+
+# The files of one SQLite database in WAL mode: a log is moved aside with all three or not at all.
+SIDE_FILES = ("-wal", "-shm")
+
+
+class GameStore:
+    """The log in ``path`` (created if absent). ``wall`` is injectable for tests.
+
+    A log is read before it is written to: the WAL's frames checked from its bytes
+    (:mod:`companion.table.wal`), then a read-only connection that changes no file (not even
+    SQLite's index, ``-shm``) checks the file and every event's JSON, and the game is folded
+    from it; the file is opened for writing at the first append. A log that cannot be read is
+    :class:`DamagedLog` and left exactly as it is; with ``fresh_log`` it is moved aside whole
+    (:meth:`set_aside`) and a new log begins, ``notice`` saying where the old one went."""
+
+    def __init__(self, path: Path, *, wall: Any = wall_ms, fresh_log: bool = False) -> None:
         self.path = Path(path)
         self.wall = wall
+        self.fresh_log = fresh_log
+        self.notice: str | None = None
+        self._writing = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -90,28 +118,140 @@ class GameStore:
         if self.path.is_dir():
             raise CompanionError(f"{self.path}: is a folder, not a game log")
         self._lock_file = self._lock()
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if not fresh:
-            self._check_header()
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            if not fresh:
-                self._check_ours()  # before anything is written, even the journal mode
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            if fresh:
-                # One script, one transaction: a file is a game log whole or not at all.
-                self.db.executescript(
-                    "BEGIN IMMEDIATE;" + _SCHEMA
-                    + f"INSERT OR IGNORE INTO meta VALUES ('app', '{APP}'), ('format', '{FORMAT}'); COMMIT;")
-        except sqlite3.DatabaseError as exc:
+            self._open()
+        except DamagedLog as exc:
+            if not fresh_log:
+                self._unlock()
+                raise
+            self.set_aside(exc.reason)
+        except BaseException:
             self._unlock()
-            raise CompanionError(f"{self.path}: not a companion game log ({exc}); left as it is") from None
+            raise
 
     # -- opening --
 
+    def _side(self, suffix: str) -> Path:
+        return self.path.with_name(self.path.name + suffix)
+
+    def _open(self) -> None:
+        main_size = self.path.stat().st_size if self.path.exists() else 0
+        try:
+            wal = read_wal(self._side("-wal"))
+        except OSError as exc:
+            raise CompanionError(f"{self._side('-wal')}: cannot read ({exc.strerror or exc})") from None
+        if main_size == 0:
+            if wal is not None and wal.frames > 0:
+                # SQLite would take this for a new database and delete the WAL: the moves in it
+                # would be gone.
+                raise DamagedLog(self.path, f"the file is empty but {self.path.name}-wal holds "
+                                 f"{wal.frames} pages of the log")
+            self._create()
+            return
+        self._check_header()
+        if wal is not None and wal.damaged:
+            where = "its header" if not wal.header_ok else f"frame {wal.committed + 1} of {wal.frames}"
+            raise DamagedLog(self.path, f"{self.path.name}-wal is damaged ({where}): moves in it cannot be read")
+        self._open_reading()
+
+    def _create(self) -> None:
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            # One script, one transaction: a file is a game log whole or not at all.
+            self.db.executescript(
+                "BEGIN IMMEDIATE;" + _SCHEMA
+                + f"INSERT OR IGNORE INTO meta VALUES ('app', '{APP}'), ('format', '{FORMAT}'); COMMIT;")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(Exception):
+                self.db.close()
+            raise CompanionError(f"{self.path}: cannot make a game log ({one_line(exc)})") from None
+        self._writing = True
+
+    def _open_reading(self) -> None:
+        """A connection that reads and changes nothing: no write, no checkpoint at its close, and
+        SQLite's index (-shm) read as it is (made only when there is none: it holds no data)."""
+        try:
+            self.db = self._reader()
+        except sqlite3.Error as exc:
+            raise CompanionError(f"{self.path}: cannot open ({one_line(exc)})") from None
+        try:
+            self._check_ours()
+            bad = self.db.execute("PRAGMA quick_check").fetchone()[0]
+            if bad != "ok":
+                raise DamagedLog(self.path, f"the file is damaged ({one_line(bad)})")
+            for seq, payload in self.db.execute("SELECT seq, payload FROM events ORDER BY seq"):
+                try:
+                    json.loads(payload)
+                except (ValueError, TypeError):
+                    raise DamagedLog(self.path, f"event {seq} is not valid JSON") from None
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise DamagedLog(self.path, f"not a companion game log ({one_line(exc)})") from None
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _reader(self) -> sqlite3.Connection:
+        uri = "file:" + urllib.parse.quote(str(self.path.resolve())) + "?mode=ro"
+        wal, shm = self._side("-wal"), self._side("-shm")
+        if shm.exists():
+            uri += "&readonly_shm=1"
+        elif not wal.exists() or wal.stat().st_size == 0:
+            # No WAL (closed cleanly): the file is the whole log, read without making a -wal or
+            # -shm beside it (we hold the lock: nobody writes it meanwhile).
+            uri += "&immutable=1"
+        # (A WAL without its -shm: SQLite makes the -shm, its index of the WAL, holding no data.)
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+
+    def _writer(self) -> None:
+        """The log opened for writing (at the first append). The reading connection closes
+        first: SQLite shares one -shm mapping per file in a process, read-only if it opened so."""
+        if self._writing:
+            return
+        self.db.close()
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as exc:
+            self.db = self._reader()
+            raise CompanionError(f"{self.path}: cannot write the game log ({one_line(exc)})") from None
+        self.db = db
+        self._writing = True
+
+    def set_aside(self, reason: str) -> Path:
+        """Move the log that cannot be read aside whole (the file, its -wal and -shm together,
+        into a folder beside it; nothing deleted) and begin a new one; ``notice`` says where."""
+        with contextlib.suppress(Exception):
+            self.db.close()
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        folder = self.path.with_name(f"{self.path.stem}-damaged-{stamp}")
+        n = 1
+        while folder.exists():
+            n += 1
+            folder = self.path.with_name(f"{self.path.stem}-damaged-{stamp}-{n}")
+        try:
+            folder.mkdir()
+            for p in (self.path, *(self._side(s) for s in SIDE_FILES)):
+                if p.exists():
+                    os.rename(p, folder / p.name)
+            fd = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            self._unlock()
+            raise CompanionError(f"{self.path}: {reason}; cannot move it aside ({exc.strerror or exc}): "
+                                 "left where it is") from None
+        self.notice = f"{self.path}: {reason}; moved aside whole to {folder}/, a new game log begins"
+        self._create()
+        return folder
+
     def _lock(self) -> Any:
-        lock_path = self.path.with_name(self.path.name + ".lock")
+        lock_path = self._side(".lock")
         try:
             f = open(lock_path, "a+")
         except OSError as exc:
@@ -133,11 +273,9 @@ class GameStore:
             with open(self.path, "rb") as f:
                 head = f.read(16)
         except OSError as exc:
-            self._unlock()
             raise CompanionError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
         if head != b"SQLite format 3\x00":
-            self._unlock()
-            raise CompanionError(f"{self.path}: not a companion game log (not a SQLite database); left as it is")
+            raise DamagedLog(self.path, "not a companion game log (not a SQLite database)")
 
     def _check_ours(self) -> None:
         try:
@@ -145,13 +283,10 @@ class GameStore:
         except sqlite3.DatabaseError:
             rows = {}
         if rows.get("app") != APP:
-            self.db.close()
-            self._unlock()
-            raise CompanionError(f"{self.path}: a SQLite database, but not a companion game log; left as it is")
+            raise DamagedLog(self.path, "a SQLite database, but not a companion game log")
         if rows.get("format") != str(FORMAT):
-            self.db.close()
-            self._unlock()
-            raise CompanionError(f"{self.path}: a game log of format {rows.get('format')}, this companion reads {FORMAT}")
+            raise CompanionError(f"{self.path}: a game log of format {one_line(rows.get('format'))}, "
+                                 f"this companion reads {FORMAT}; left as it is")
 
     def close(self) -> None:
         try:
@@ -173,7 +308,17 @@ class GameStore:
             self.db.execute("BEGIN IMMEDIATE")
 
         def __exit__(self, kind: Any, *exc: object) -> None:
-            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+            if kind is not None:
+                self.db.execute("ROLLBACK")
+                return
+            try:
+                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                # A COMMIT that failed (a full disk) leaves the transaction open: end it, so that
+                # the next append, once there is room, starts clean.
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                raise
 
     def _transaction(self) -> "GameStore._Tx":
         return GameStore._Tx(self.db)
@@ -184,13 +329,14 @@ class GameStore:
         """One event, in one transaction, on disk when this returns; its seq."""
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         try:
+            self._writer()
             with self._transaction():
                 cur = self.db.execute(
                     "INSERT INTO events (game, kind, payload, wall_ms, at_ms) VALUES (?, ?, ?, ?, ?)",
                     (game, kind, data, int(self.wall()), int(at_ms)),
                 )
         except sqlite3.Error as exc:
-            raise CompanionError(f"{self.path}: cannot write the game log ({exc})") from None
+            raise CompanionError(f"{self.path}: cannot write the game log ({one_line(exc)})") from None
         return int(cur.lastrowid)
 
     # -- reading --
@@ -205,11 +351,12 @@ class GameStore:
 
     def current_game(self) -> str | None:
         """The game of the last game started (any game: a classic one's start entry, the
-        dungeon's start, a House match's), or None when the log is empty."""
+        dungeon's start, a House match's, a Scrabble III game's), or None when the log is empty."""
         row = self.db.execute(
             "SELECT game FROM events WHERE (kind = 'entry' AND json_extract(payload, '$.entry.event.type') = 'started') "
             "OR (kind = 'dungeon' AND json_extract(payload, '$.op') = 'start') "
             "OR (kind = 'house' AND json_extract(payload, '$.type') = 'started') "
+            "OR kind = 'scrabble3' "
             "ORDER BY seq DESC LIMIT 1").fetchone()
         return row[0] if row else None
 
@@ -221,13 +368,14 @@ class GameStore:
         return StoredEvent(s, g, k, json.loads(p), w, a)
 
 
-def open_store(data_dir: Path | None = None) -> GameStore:
-    """The game log in the data directory (``$COMPANION_DATA_DIR``, ...)."""
+def open_store(data_dir: Path | None = None, *, fresh_log: bool = False) -> GameStore:
+    """The game log in the data directory (``$COMPANION_DATA_DIR``, ...); ``fresh_log``: one
+    that cannot be read is moved aside and a new one begins (:class:`GameStore`)."""
     if data_dir is None:
         from companion.lexicon.store import data_dir as default_dir
 
         data_dir = default_dir()
-    return GameStore(Path(data_dir) / FILE_NAME)
+    return GameStore(Path(data_dir) / FILE_NAME, fresh_log=fresh_log)
 
 
 # --- LogEntry <-> JSON ---------------------------------------------------------------------------
@@ -266,7 +414,7 @@ def action_to_json(action: classic.Action) -> dict[str, Any]:
 def action_from_json(d: dict[str, Any]) -> classic.Action:
     kind = d["type"]
     if kind == "play":
-        return classic.Play(Placement.of(PlacedTile(int(r), int(c), str(l), bool(b)) for r, c, l, b in d["tiles"]))
+        return classic.Play(Placement.of(PlacedTile(int(r), int(c), str(letter), bool(b)) for r, c, letter, b in d["tiles"]))
     if kind == "pass":
         return classic.Pass()
     if kind == "exchange":

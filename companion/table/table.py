@@ -34,8 +34,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from companion.clock.engine import format_ms
 from companion.clock.now import monotonic_ms
 from companion.core.errors import CompanionError
@@ -81,6 +79,9 @@ class Seen:
     motion: bool = False
 
 
+SAME_PLACE = 0.1  # squares: a board found within this of where it was is where it was
+
+
 def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callable[[Any], tuple[BoardReading, Seen]]:
     """The board reader on camera frames, and a hand tracker over the stream (a hand over the
     board, or anything moving on it or entering across its edge since the frame before) that
@@ -91,16 +92,19 @@ def reader_analyser(tileset: str, grid: int = 15, profile: Any = None) -> Callab
     from companion.vision.reader import read_board
 
     keep_freed_memory()  # a reading's buffers reused frame after frame, not mapped anew
-    trackers: dict[Any, HandTracker] = {}
+    trackers: list[HandTracker] = []
 
     def tracker_for(location: GridLocation) -> HandTracker:
         # One tracker per place the board is found (a mounted camera's stays put; a moved
-        # camera starts a new one, whose first frame counts as moving).
-        corners = tuple(round(float(v)) for v in np.asarray(location.corners).ravel())
-        if corners not in trackers:
-            trackers.clear()
-            trackers[corners] = HandTracker(location)
-        return trackers[corners]
+        # camera starts a new one, whose first frame counts as moving). The place found jitters
+        # by a fraction of a pixel from frame to frame with the sensor's noise: that is the same
+        # place. (Keyed by the rounded corners, a jitter across a rounding boundary started a new
+        # tracker on every other frame of a still board, each counting it as moving; after a
+        # restart the frames' noise fell so that a capture never settled, and the game parted
+        # from the uninterrupted one.)
+        if not trackers or location.moved_from(trackers[0].location) > SAME_PLACE:
+            trackers[:] = [HandTracker(location)]
+        return trackers[0]
 
     def analyse(frame: Any) -> tuple[BoardReading, Seen]:
         reading = read_board(frame.image, tileset=tileset, grid=grid, profile=profile, tracker_for=tracker_for)

@@ -107,6 +107,12 @@ class GridLocation:
         """The grid's outer corners in the image: top-left, top-right, bottom-right, bottom-left."""
         return self.to_image(np.array([[0, 0], [self.cols, 0], [self.cols, self.rows], [0, self.rows]], float))
 
+    def moved_from(self, other: "GridLocation") -> float:
+        """How far this grid lies from ``other``: the largest move of a corner, in ``other``'s
+        squares."""
+        ideal = np.array([[0, 0], [other.cols, 0], [other.cols, other.rows], [0, other.rows]], float)
+        return float(np.abs(other.to_grid(self.corners) - ideal).max())
+
     @classmethod
     def from_corners(cls, corners: np.ndarray, rows: int = 15, cols: int = 15, score: float = 1.0) -> "GridLocation":
         src = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64)

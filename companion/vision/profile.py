@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,11 @@ from typing import Any
 import numpy as np
 
 from companion.core.atomic import write_atomic
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, one_line
 
 VERSION = 1
+MAX_PROFILE_BYTES = 1 << 20  # the JSON; its arrays are in the .npz beside it
+MAX_SIDE = 100_000  # pixels of the image_size a profile's corners belong to
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ def save_profile(profile: Profile, path: Path) -> None:
 def load_profile(path: Path) -> Profile:
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_PROFILE_BYTES:
+            raise CompanionError(f"{path}: not a profile (larger than {MAX_PROFILE_BYTES // 1024} KB)")
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CompanionError(f"{path}: no such profile") from None
@@ -107,10 +112,15 @@ def load_profile(path: Path) -> Profile:
             notes=dict(doc.get("notes", {})),
             version=int(doc["version"]),
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CompanionError(f"{path}: malformed profile ({exc})") from None
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise CompanionError(f"{path}: malformed profile ({one_line(exc)})") from None
     if profile.corners is not None and len(profile.corners) != 4:
         raise CompanionError(f"{path}: a profile has four corners")
+    if profile.corners is not None and not all(math.isfinite(v) for xy in profile.corners for v in xy):
+        raise CompanionError(f"{path}: malformed profile (corners: finite numbers)")
+    if profile.image_size is not None and not all(0 < v <= MAX_SIDE for v in profile.image_size):
+        raise CompanionError(f"{path}: malformed profile (image_size: a width and a height of 1 to {MAX_SIDE} "
+                             f"pixels, not {list(profile.image_size)})")
     wanted = doc.get("arrays") or []
     if wanted:
         npz = _arrays_path(path)

@@ -22,18 +22,18 @@ from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
+from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
-# Larger files are not camera frames; refusing them early keeps a mistaken path from eating memory.
-MAX_IMAGE_BYTES = 64 * 1024 * 1024
 
 
 def decode_image(data: bytes, source: str = "image") -> np.ndarray:
     """BGR pixels of a JPEG or PNG (anything OpenCV decodes); one clear line otherwise."""
     if not data:
         raise CompanionError(f"{source}: empty file, not an image")
+    check_pixels(data, source)  # before decoding: a small file can decode to gigabytes
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise CompanionError(f"{source}: not an image OpenCV can decode (JPEG or PNG expected)")

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from companion.core.errors import CompanionError
+from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
 
 Clock = Callable[[], float]
 
@@ -172,9 +173,7 @@ def load_picamera2() -> Any:
     except Exception as exc:  # noqa: BLE001 - a broken install raises anything; the user gets the cause
         hint = ""
         if "numpy" in str(exc).lower():
-            import numpy
-
-            hint = (f" (numpy {numpy.__version__} is loaded: picamera2 needs the system's numpy 1.x; "
+            hint = (f" (numpy {np.__version__} is loaded: picamera2 needs the system's numpy 1.x; "
                     "reinstall with `sudo make install`, see docs/pi.md)")
         raise CompanionError(f"the Raspberry Pi camera library cannot load: {_one_line(exc)}{hint}") from None
     return Picamera2
@@ -292,9 +291,14 @@ class FolderSource(FrameSource):
         path = self.paths[self._next]
         self._next += 1
         try:
+            size = path.stat().st_size
+            if size > MAX_IMAGE_BYTES:
+                raise CompanionError(f"{path}: {size} bytes is too large for a camera image")
             data = np.fromfile(path, np.uint8)
         except OSError as exc:
             raise CompanionError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        if data.size:
+            check_pixels(data.tobytes(), str(path))  # before decoding: see imagesize
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
         if image is None:
             raise CompanionError(f"{path}: not an image OpenCV can decode")

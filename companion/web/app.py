@@ -48,6 +48,7 @@ log = logging.getLogger("companion.web")
 
 COOKIE = "companion_session"
 CSRF_HEADER = "X-CSRF-Token"
+DISCONNECT_CHECK_S = 0.5  # how soon a closed event stream frees its slot
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,11 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
             return error(503, f"too many live pages open (at most {hub.max_clients}): the page polls instead",
                          **{"Retry-After": "10"})
 
+        # waitress says when the page's socket has closed: the stream's slot is freed within a
+        # second (it waited for the next keep-alive's failed write, up to 10 s: 64 quick
+        # reconnects were refused meanwhile).
+        gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+
         def stream() -> Iterator[bytes]:
             try:
                 # The browser reconnects after 2 s when the stream breaks.
@@ -191,12 +197,19 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
                 version, data = hub.document()
                 yield sse_event("snapshot", data, event_id=version)
                 yield _time_event(hub)
+                quiet = 0.0
                 while not sub.dropped and not hub.stopped:
+                    if gone():
+                        return
                     try:
-                        item = sub.queue.get(timeout=config.keepalive_s)
+                        item = sub.queue.get(timeout=min(DISCONNECT_CHECK_S, config.keepalive_s))
                     except queue.Empty:
-                        yield _time_event(hub)
+                        quiet += min(DISCONNECT_CHECK_S, config.keepalive_s)
+                        if quiet >= config.keepalive_s:
+                            quiet = 0.0
+                            yield _time_event(hub)
                         continue
+                    quiet = 0.0
                     if sub.dropped:
                         break
                     yield item

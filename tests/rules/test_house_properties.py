@@ -107,7 +107,7 @@ def test_a_random_match_keeps_every_tile(seed):
         done = False
         for _ in range(20):
             picks = rng.sample(rack, min(len(rack), rng.randint(1, 4)))
-            letters = [("E" if l == "?" else l) for l, _ in picks]
+            letters = [("E" if letter == "?" else letter) for letter, _ in picks]
             placed = random_play(b.board, house.seat(p), rng, letters)
             if not placed:
                 continue

@@ -61,9 +61,11 @@ def installs(report: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def bookworm_venv(request: pytest.FixtureRequest) -> Path:
-    """A venv holding numpy 1.24.2 (playing apt's) and what pip adds for the `pi` extra."""
-    folder = Path(request.config.cache.mkdir("bookworm-venv"))
+def bookworm_venv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv holding numpy 1.24.2 (playing apt's) and what pip adds for the `pi` extra; kept in
+    pytest's cache (a run without the cache, -p no:cacheprovider, builds it afresh)."""
+    cache = getattr(request.config, "cache", None)
+    folder = Path(cache.mkdir("bookworm-venv")) if cache is not None else tmp_path_factory.mktemp("bookworm-venv")
     python = folder / "bin" / "python"
     stamp = folder / "requirements.sha256"
     wanted = hashlib.sha256(json.dumps([BOOKWORM_NUMPY, requirements()]).encode()).hexdigest()

@@ -71,6 +71,14 @@ def test_the_solo_dungeon_runs_a_stopwatch():
     assert (cfg.dice, cfg.seed) == (4, "cave")
 
 
+def test_the_game_is_named_or_the_first_of_the_registry_that_seats_the_players():
+    assert parse_config("").game == "classic"
+    assert parse_config("[game]\nplayers = 1\n[clock]\nkind = \"stopwatch\"").game == "dungeon"
+    assert parse_config("[game]\nplayers = 4\nboards = 2").game == "house"
+    assert parse_config("[game]\nplayers = 4").game == "classic"
+    assert parse_config("[game]\nname = \"classic\"\nplayers = 3").game == "classic"
+
+
 def test_only_the_pins_in_use_must_differ():
     cfg = parse_config("[game]\nplayers = 2\n[pins]\nplayer_buttons = [17, 27, 5, 23]")
     assert cfg.used_pins().player_buttons == (17, 27)
@@ -81,6 +89,10 @@ def test_only_the_pins_in_use_must_differ():
     [
         ("[game]\nplayers = 5", "game.players: between 1 and 4, not 5"),
         ("[game]\nplayers = 3\nboards = 2", "game.boards: 3 players cannot share 2 boards evenly"),
+        ("[game]\nname = \"chess\"", "game.name: one of classic, house, dungeon, not 'chess'"),
+        ("[game]\nname = \"dungeon\"\nplayers = 2", "game.players: The solo dungeon is for 1 player, not 2"),
+        ("[game]\nname = \"house\"\nplayers = 4", "game.boards: Scrabble House (two boards, four players) is played on 2"),
+        ("[game]\ncolour = \"red\"", "game.colour: unknown key"),
         ("[game]\nplayerz = 2", "game.playerz: unknown key"),
         ("[clok]\n", "clok: unknown key"),
         ("[clock]\nkind = \"hourglass\"", "clock.kind: one of countdown, stopwatch, not 'hourglass'"),

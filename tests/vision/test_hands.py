@@ -239,7 +239,10 @@ def test_apply_occlusion_caps_covered_squares_and_leaves_the_rest() -> None:
 def test_the_tracker_sees_motion_and_a_still_hand_and_settles_after() -> None:
     rng = np.random.default_rng(21)
     board, location = draw_board(rng, size=700, cell=36)
-    noise = lambda img: np.clip(img + np.random.default_rng(len(seen)).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
+    def noise(img: np.ndarray) -> np.ndarray:
+        return np.clip(img + np.random.default_rng(len(seen)).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
     hand_frame, mask = draw_arm(rng, board, location, SKINS["dark"], SLEEVES["black"])
     under = under_hand(coverage(mask, location))
     tracker = HandTracker(location)

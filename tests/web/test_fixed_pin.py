@@ -16,7 +16,7 @@ from companion.table.config import EXAMPLE, parse_config
 from companion.core.errors import CompanionError
 from companion.web.app import create_app
 from companion.web.auth import Auth
-from companion.web.pin_hash import hash_pin, is_pin_hash, verify_pin
+from companion.core.pin_hash import hash_pin, is_pin_hash, verify_pin
 
 from .conftest import PIN
 

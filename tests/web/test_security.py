@@ -85,6 +85,58 @@ def test_the_rate_limit_is_per_address(app, clock):
     assert r.status_code == 200
 
 
+def _pin(client, token: str, pin: str, address: str):  # type: ignore[no-untyped-def]
+    return client.post("/api/login", json={"pin": pin}, headers={"X-CSRF-Token": token},
+                       environ_base={"REMOTE_ADDR": address})
+
+
+def test_strangers_cannot_lock_the_organiser_out(app, clock):
+    organiser, stranger = app.test_client(), app.test_client()
+    admin_token = login(organiser)  # logged in before the storm, from 10.0.0.2
+    token = csrf_of(stranger)
+    # 30 wrong PINs from a mix of other addresses: some guess 5 times, some 3, some once.
+    addresses = [f"10.0.1.{i}" for i in range(1, 5) for _ in range(5)] + [f"10.0.2.{i}" for i in range(1, 3) for _ in range(3)] \
+        + [f"10.0.3.{i}" for i in range(1, 5)]
+    assert len(addresses) == 30
+    for a in addresses:
+        assert _pin(stranger, token, "999999", a).status_code in (403, 429)
+    # Every address that guessed wrong is locked now, even one that guessed once...
+    assert _pin(stranger, token, PIN, "10.0.3.1").status_code == 429
+    # ...but the organiser, on a new phone from an address that never guessed wrong, logs in at once,
+    other = app.test_client()
+    r = _pin(other, csrf_of(other), PIN, "10.0.0.3")
+    assert r.status_code == 200 and r.get_json()["admin"] is True
+    # and the session logged in before the storm is still the organiser's.
+    assert organiser.get("/api/session").get_json()["admin"] is True
+    r = organiser.post("/api/admin/new-game", json={"names": ["Ann", "Bob"]}, headers={"X-CSRF-Token": admin_token})
+    assert r.status_code == 200, r.get_json()
+
+
+def test_under_many_guessers_a_new_address_gets_one_try(app, clock):
+    c = app.test_client()
+    token = csrf_of(c)
+    for i in range(30):
+        _pin(c, token, "999999", f"10.0.4.{i}")
+    assert _pin(c, token, "999999", "10.0.5.1").status_code == 403  # its one try
+    assert _pin(c, token, PIN, "10.0.5.1").status_code == 429  # then it waits like the others
+    clock.ms += 61_000  # the window passed: the one try is forgotten with the storm
+    assert _pin(c, token, PIN, "10.0.5.1").status_code == 200
+
+
+def test_each_lock_out_of_an_address_lasts_twice_the_one_before(client, clock):
+    token = csrf_of(client)
+    waits = []
+    for _ in range(3):
+        for _ in range(5):
+            assert _pin(client, token, "999999", "10.0.6.1").status_code == 403
+        r = _pin(client, token, PIN, "10.0.6.1")
+        assert r.status_code == 429
+        waits.append(int(r.headers["Retry-After"]))
+        clock.ms += waits[-1] * 1000
+    assert waits == [60, 120, 240]
+    assert _pin(client, token, PIN, "10.0.6.1").status_code == 200
+
+
 def test_login_makes_a_new_session_id(client):
     client.get("/api/session")
     before = client.get_cookie("companion_session").value

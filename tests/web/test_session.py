@@ -23,7 +23,7 @@ def test_a_play_is_scored_and_broken_down(session):
     assert (last["position"], last["word"], last["points"]) == ("8D", "HOUSE", 24)
     (word,) = last["words"]
     assert word["letter_sum"] == 12 and word["multiplier"] == 2 and word["score"] == 24
-    assert [l["premium"] for l in word["letters"]] == ["DL", None, None, None, "DW"]
+    assert [square["premium"] for square in word["letters"]] == ["DL", None, None, None, "DW"]
     assert session.state.to_move == 1
     assert session.feed[-1]["message"] == "HOUSE 24"
 

@@ -1,0 +1,143 @@
+"""Scrabble III at the table, driven as the table drives it: presses and the camera's boards
+(cell readings of the 21x21 board), every verdict and total as computed by hand; the page's
+document; the log folded back; the game's record rescored."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.core.board import EXTENDED, Board, Tile
+from companion.core.gcg import parse_gcg
+from companion.core.move import placement_from_notation
+from companion.lexicon import load_lexicon
+from companion.rules import scrabble3 as s3
+from companion.rules.rescore import TileSetChoice, rescore
+from companion.rules.scrabble3_gcg import Scrabble3Scoring
+from companion.table.games import GAMES, document, resume
+from companion.table.store import GameStore
+from companion.vision.reading import BoardReading, CellReading
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return load_lexicon("en")
+
+
+def reading(board: Board, face_down: frozenset = frozenset()) -> BoardReading:
+    cells = []
+    for r in range(21):
+        for c in range(21):
+            t = board[(r, c)]
+            if t is None:
+                cells.append(CellReading(r, c))
+            elif (r, c) in face_down:
+                cells.append(CellReading(r, c, "back", rgb=(90, 60, 40)))
+            else:
+                cells.append(CellReading(r, c, "tile", "?" if t.blank else t.letter, 0, (230, 220, 200)))
+    return BoardReading(21, 21, ((0, 0), (1, 0), (1, 1), (0, 1)), tuple(cells))
+
+
+def laid(board: Board, pos: str, word: str) -> Board:
+    pl = placement_from_notation(board, pos, word)
+    return board.with_tiles((t.coord, t.tile) for t in pl.tiles)
+
+
+def test_a_game_at_the_table(tmp_path, lexicon):
+    store = GameStore(tmp_path / "games.db")
+    game = GAMES["scrabble3"]
+    session = game.start(store, 0, names=["ann", "bob"], control="rapid", seed=5, lexicon_for=lambda ts: lexicon)
+    assert session.press(1, 100) == "start"  # the clock starts with ann to play
+    seen = laid(Board(EXTENDED), "11H", "DREAMY")
+    assert session.press(0, 1000) == "judge"
+    assert session.judge(1100, reading(seen))["verdicts"] == ["played"]  # 12 x2 + 6-tiler 20 = 44
+    # bob picks the Y off and stretches DREAMY to DREAMILY: 18 + stretch by 2, 30 = 48.
+    seen = laid(seen.without([(10, 12)]), "11M", "ILY")
+    assert session.press(1, 2000) == "judge"
+    assert session.judge(2100, reading(seen))["verdicts"] == ["played"]
+    # ann: BEAKER down from J10, its A a J face down (a blank): B3x2 E1 a0 K5 E1 R1 = 14.
+    seen = laid(seen, "J10", "B.aKER")
+    session.press(0, 3000)
+    assert session.judge(3100, reading(seen, frozenset({(11, 9)})))["verdicts"] == ["played"]
+    # bob swaps his A for the face-down tile and hooks S on J16 (DL): BEAKERS 3+1+1+5+1+1+2 = 14.
+    seen = laid(seen.with_tiles([((11, 9), Tile("A"))]), "J16", "S")
+    session.press(1, 4000)
+    assert session.judge(4100, reading(seen))["verdicts"] == ["played"]
+    # ann lays an E after DREAMILY: not a word. It comes off; the turn passes.
+    session.press(0, 5000)
+    assert session.judge(5100, reading(laid(seen, "11P", "E")))["verdicts"] == ["invalid"]
+    # bob: a tile taken off the front of a word is asked about, then he passes.
+    session.press(1, 6000)
+    assert session.judge(6100, reading(seen.without([(9, 9)])))["kind"] == "question"
+    session.press(1, 6500)
+    assert session.judge(6600, reading(seen))["verdicts"] == ["passed"]
+
+    state = session.state
+    assert [p.score for p in state.players] == [44 + 14, 48 + 14]
+    assert state.face((11, 9)) == "?" and state.board[(11, 9)] == Tile("A")  # bob took the tile under it
+    doc = document(session, 7000)
+    assert doc["game"]["name"] == "scrabble3" and doc["board"]["rows"] == 21
+    # PPT: each player's last turn scored nothing, a "stuck" turn not counted (yet): 58/2, 62/2.
+    assert [p["ppt"] for p in doc["players"]] == [29.0, 31.0]
+    rows = [h for h in doc["history"] if "bonuses" in h]
+    assert rows[0]["bonuses"]["big_play"] == 20 and rows[1]["bonuses"]["stretch"] == 30
+    assert rows[1]["pick_off"] == ["M11"] and rows[3]["swaps"] == ["J12"]
+
+    # The record: rescored as a Scrabble III record, everything agrees.
+    record = parse_gcg(session.gcg())
+    result = rescore(record, TileSetChoice("super3", "test"), game=Scrabble3Scoring())
+    assert result.agrees, [(r.event, r.score) for r in result.disagreements]
+    assert result.totals() == (58, 62)
+
+    # The log folded back: the same state.
+    store2 = store
+    again = resume(store2, lambda ts: lexicon)
+    assert again.state.board == state.board and [p.score for p in again.state.players] == [58, 62]
+    assert again.state.to_move == state.to_move
+
+
+def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
+    store = GameStore(tmp_path / "games.db")
+    session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=2,
+                                       lexicon_for=lambda ts: lexicon)
+    seen = laid(Board(EXTENDED), "11H", "PLANET")
+    session.press(0, 100)
+    session.judge(200, reading(seen))
+    # The bag is as good as empty at this table: both pass, regular play is over.
+    from dataclasses import replace
+
+    session.state = replace(session.state, bag_size=0)
+    for player, at in ((1, 300), (0, 400)):
+        session.press(player, at)
+        assert session.judge(at + 50, reading(seen))["verdicts"][0] == "passed"
+    assert session.state.phase is s3.Phase.RACKS
+    doc = document(session, 500)
+    assert doc["game"]["awaiting_racks"] and doc["actions"][0]["name"] == "racks"
+    n0, n1 = (p.rack_size for p in session.state.players)
+    session.enter_racks(600, "SEAT" + "E" * (n0 - 4) + ",ABCD" + "E" * (n1 - 4))
+    assert session.state.phase is s3.Phase.FINAL_RACKS
+    # bob (next to move) plays PLANETS with ann's rack: 9 + 50; the S comes off again.
+    mover = session.state.to_move
+    session.press(mover, 700)
+    verdicts = session.judge(750, reading(laid(seen, "11N", "S")))["verdicts"]
+    assert verdicts[0] == "final-racks"
+    assert session.state.board == seen
+    session.press(1 - mover, 800)
+    assert session.judge(850, reading(seen))["verdicts"][0] == "declined"
+    assert session.state.over
+
+
+def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon):
+    session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="untimed", seed=4, deal=True,
+                                       lexicon_for=lambda ts: lexicon)
+    from dataclasses import replace
+
+    players = list(session.state.players)
+    players[0] = replace(players[0], rack=tuple(sorted("RAMEDQST")))
+    session.state = session.start_state = replace(session.state, players=tuple(players))
+    # RAMMED across H11..M11 with the Q face down as the second M (a blank).
+    seen = laid(Board(EXTENDED), "11H", "RAMmED")
+    session.press(0, 100)
+    assert session.judge(200, reading(seen, frozenset({(10, 10)})))["verdicts"] == ["played"]
+    assert session.state.face((10, 10)) == "Q"
+    # R1 A1 M3 m0 E1 D2 = 8, the blank on the star doubles it: 16, and the 6-tiler's 20.
+    assert session.history_rows[-1]["points"] == 36
