@@ -22,6 +22,7 @@ Endpoints (also in the README):
     POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
     GET  /game.gcg             the game so far as GCG
     GET  /qr.svg               a QR code of the page's own address
+    GET  /api/admin/camera.jpg what the table last saw, the grid and readings drawn (?board=1: House's second)
 """
 
 from __future__ import annotations
@@ -59,7 +60,15 @@ class WebConfig:
     call_timeout_s: float = 10.0
 
 
-def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None) -> Flask:
+def _loopback(address: str | None) -> bool:
+    try:
+        return address is not None and ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None,
+               camera_view: Callable[[int], bytes | None] | None = None) -> Flask:
     config = config or WebConfig()
     auth = auth or Auth()
     app = Flask(__name__)
@@ -220,6 +229,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         if s is None:
             s = auth.new_session()
             g.set_session = s.id
+        # A browser on the device itself (the organiser at the table) is shown the day's PIN:
+        # the socket's own peer, which no request header can forge (nothing proxies this server).
+        if auth.pin is not None and _loopback(request.remote_addr):
+            return jsonify(admin=s.admin, csrf=s.csrf, device_pin=auth.pin)
         return jsonify(admin=s.admin, csrf=s.csrf)
 
     @app.post("/api/login")
@@ -313,6 +326,23 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         )
 
     # -- downloads --
+
+    @app.get("/api/admin/camera.jpg")
+    def camera() -> Response:
+        """What the table last saw (``?board=1`` for a House table's second), the found grid and
+        readings drawn over it: for the organiser only."""
+        s = current_session()
+        if s is None or not s.admin:
+            return error(401, "the organiser's PIN is needed for that")
+        board = request.args.get("board", "0")
+        if camera_view is None:
+            return error(404, "no camera at this table")
+        if board not in ("0", "1"):
+            return error(400, "board: 0 or 1")
+        picture = camera_view(int(board))
+        if picture is None:
+            return error(404, "no reading yet: the table reads the board when a clock button is pressed")
+        return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/game.gcg")
     def gcg() -> Response:

@@ -190,8 +190,8 @@ def test_run_with_a_folder_camera_without_a_folder_is_one_line(tmp_path):
 
 
 def test_run_with_a_camera_that_cannot_open_is_one_line(tmp_path):
-    _, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n')
-    assert err == f"companion: {tmp_path / 'nowhere'}: no such folder\n"
+    config, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n')
+    assert err == f"companion: {config}: camera.folder: {tmp_path / 'nowhere'}: no such folder\n"
 
 
 def test_run_with_a_time_control_the_table_does_not_play_is_one_line(tmp_path):

@@ -249,3 +249,39 @@ def test_the_dungeon_plan_is_on_the_board_and_the_rack_entered_on_the_page(page,
     page.click("#action-buttons [data-action=rack]")
     page.wait_for_function("() => document.getElementById('dungeon-facts').textContent.includes('rack AEINRST')")
     shot(page, "phone-dungeon-plan")
+
+
+def test_a_browser_on_the_device_is_shown_the_pin(page, live):
+    # This browser is on the server's own machine (loopback): the organiser at the table.
+    open_live(page, live)
+    page.wait_for_function("() => !document.getElementById('device-pin').hidden")
+    assert page.inner_text("#device-pin") == f"On this device the PIN is {PIN}."
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    page.wait_for_function("() => !document.getElementById('admin').hidden")
+
+
+def test_the_organiser_sees_what_the_camera_last_read(page):
+    import types
+
+    from companion.vision.overlay import LatestView
+    from tests.web.test_camera_view import a_reading
+
+    view = LatestView()
+    image, reading = a_reading(800)
+    view.wrap(0, lambda frame: (reading, None))(types.SimpleNamespace(image=image))
+    hub = Hub(make_session(names=["Ann", "Bob"])).start()
+    server = ServerThread(create_app(hub, auth=Auth(PIN), camera_view=view.jpeg), hub).start()
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        page.wait_for_function("() => !document.getElementById('admin').hidden")
+        page.click("#camera-toggle")
+        page.wait_for_function("() => { const i = document.getElementById('camera-0');"
+                               " return !i.hidden && i.complete && i.naturalWidth === 800; }")
+        assert page.is_hidden("#camera-1")  # one board: one view
+        shot(page, "camera-view")
+    finally:
+        server.stop()

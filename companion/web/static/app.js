@@ -582,6 +582,10 @@ async function loadSession() {
   const s = await r.json();
   csrf = s.csrf;
   setAdmin(s.admin);
+  // Only a browser on the device itself is told the PIN (the organiser at the table).
+  const shown = $("device-pin");
+  shown.hidden = !s.device_pin;
+  shown.textContent = s.device_pin ? `On this device the PIN is ${s.device_pin}.` : "";
 }
 
 function setAdmin(on) {
@@ -621,6 +625,40 @@ async function action(path, data, done) {
   }
 }
 
+// The organiser's camera view: what the table last read, the grid and letters drawn over it,
+// fetched again every 5 s while it is open (each board's at a House table).
+let cameraTimer = null;
+
+async function refreshCamera() {
+  clearTimeout(cameraTimer);
+  if ($("camera-views").hidden || !admin) return;
+  const boards = doc && doc.boards && doc.boards.length >= 2 ? 2 : 1;
+  let said = "";
+  for (let b = 0; b < 2; b++) {
+    const img = $(`camera-${b}`);
+    if (b >= boards) { img.hidden = true; continue; }
+    const r = await fetch(`/api/admin/camera.jpg?board=${b}`, { cache: "no-store", credentials: "same-origin" });
+    if (r.ok) {
+      // A data: URL, as the page's Content-Security-Policy allows images from itself and data: only.
+      const blob = await r.blob();
+      img.src = await new Promise((done) => {
+        const reader = new FileReader();
+        reader.onload = () => done(reader.result);
+        reader.readAsDataURL(blob);
+      });
+      img.hidden = false;
+    } else {
+      let answer = {};
+      try { answer = await r.json(); } catch (e) { /* not JSON */ }
+      said = answer.error || `camera: refused (${r.status})`;
+      img.hidden = true;
+    }
+  }
+  $("camera-msg").textContent = said;
+  clearTimeout(cameraTimer);
+  cameraTimer = setTimeout(refreshCamera, 5000);
+}
+
 function wireAdmin() {
   $("login").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -638,6 +676,11 @@ function wireAdmin() {
     try { const s = await post("/api/logout", {}); csrf = s.csrf; } catch (e) { /* locked anyway */ }
     setAdmin(false);
     say("Locked.", false);
+  });
+  $("camera-toggle").addEventListener("click", () => {
+    const views = $("camera-views");
+    views.hidden = !views.hidden;
+    if (!views.hidden) refreshCamera();
   });
   $("pause").addEventListener("click", () => action("/api/admin/pause", {}, "Paused."));
   $("resume").addEventListener("click", () => action("/api/admin/resume", {}, "The clock runs."));
