@@ -83,6 +83,9 @@ class GameStore:
     def __init__(self, path: Path, *, wall: Any = wall_ms) -> None:
         self.path = Path(path)
         self.wall = wall
+        # Called as listener(session, event) after each event a session appends (see
+        # LoggedGame._store_event): the venue's publisher (companion/venue/publisher.py).
+        self.listeners: list[Any] = []
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
