@@ -234,3 +234,16 @@ class TablePublisher:
             if not self._send(client, game_topic(self.event, self.table, game), _payload(state), retain=True):
                 raise ConnectionError("the broker did not take the game's state")
             self.outbox.mark_state_sent(game, seq)
+
+
+def publish_table(venue: Any, store: GameStore, session: Any, say: Callable[[str], None]) -> TablePublisher:
+    """``companion run``'s publisher from the configuration's [venue] (a
+    :class:`companion.table.config.VenueConfig`), its outbox beside the game log, started."""
+    from companion.venue.outbox import FILE_NAME
+
+    broker = BrokerConfig(venue.host, venue.port, venue.username, venue.password, venue.ca_file)
+    outbox = Outbox(store.path.parent / FILE_NAME)
+    publisher = TablePublisher(broker, venue.event, venue.table, outbox, round_no=venue.round or None, say=say)
+    say(f"venue: table {venue.table} of {venue.event!r} publishing to {broker.describe()} "
+        f"({outbox.counts()['unsent']} events waiting in {outbox.path})")
+    return publisher.attach(store, session).start()
