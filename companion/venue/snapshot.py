@@ -14,7 +14,7 @@ from typing import Any
 from companion.table.games import game_of
 
 # What of a history row the venue keeps (the page's rows also carry each letter's premium).
-_ROW_KEYS = ("seq", "player", "kind", "points", "total", "position", "word", "count", "bonus", "tiles")
+_ROW_KEYS = ("seq", "player", "kind", "points", "total", "position", "word", "count", "bonus", "tiles", "squares")
 
 
 def compact_row(row: dict[str, Any]) -> dict[str, Any]:
