@@ -7,7 +7,8 @@ before). A table that cannot reach the broker keeps playing and the outbox grows
 broker returns, the events go out oldest first, then the states.
 
 WAL with ``synchronous=NORMAL``: the game log (synchronous=FULL) is the truth; after a power cut
-an event the outbox lost is taken again from the log (:meth:`Outbox.catch_up`).
+an event the outbox lost is taken again from the log
+(:meth:`companion.venue.publisher.TablePublisher.attach`).
 """
 
 from __future__ import annotations
