@@ -21,7 +21,7 @@ from companion.sim.record import names_of
 from companion.sim.tabledemo import Demo
 from companion.table.session import TILESETS
 from companion.venue.broker import BrokerConfig
-from companion.venue.outbox import FILE_NAME, Outbox
+from companion.venue.outbox import Outbox, outbox_name
 from companion.venue.publisher import TablePublisher
 
 
@@ -52,7 +52,7 @@ class SimTable:
                          hands_every=0, seed=number, lexicon_for=lexicon_for)
         self.hub = Hub(self.demo.session, now_ms=self.demo.clock)
         self.table = self.demo.table(self.hub)
-        self.outbox = Outbox(folder / FILE_NAME)
+        self.outbox = Outbox(folder / outbox_name(event, number))
         self.publisher = TablePublisher(broker, event, number, self.outbox, say=say, backoff_s=(0.1, 1.0))
         self.publisher.attach(self.demo.store, self.demo.session)
 

@@ -1,6 +1,6 @@
 """What a table has to tell the venue, on disk until the broker has acknowledged it.
 
-A SQLite file beside the game log (``venue-outbox.sqlite``): the log's events in the log's order
+A SQLite file beside the game log (``venue-outbox-<event>-table<n>.sqlite``): the log's events in the log's order
 (the log's own ``seq``), each marked sent once the broker acknowledged it (QoS 1 PUBACK), and
 each game's latest state (only the latest matters: it is retained, so it replaces the one
 before). A table that cannot reach the broker keeps playing and the outbox grows; when the
@@ -21,7 +21,9 @@ from typing import Any, Iterable
 
 from companion.core.errors import CompanionError
 
-FILE_NAME = "venue-outbox.sqlite"
+def outbox_name(event: str, table: int) -> str:
+    """The outbox's file for table ``table`` of ``event`` (both already checked as topic levels)."""
+    return f"venue-outbox-{event}-table{table}.sqlite"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (

@@ -239,10 +239,12 @@ class TablePublisher:
 def publish_table(venue: Any, store: GameStore, session: Any, say: Callable[[str], None]) -> TablePublisher:
     """``companion run``'s publisher from the configuration's [venue] (a
     :class:`companion.table.config.VenueConfig`), its outbox beside the game log, started."""
-    from companion.venue.outbox import FILE_NAME
+    from companion.venue.outbox import outbox_name
 
     broker = BrokerConfig(venue.host, venue.port, venue.username, venue.password, venue.ca_file)
-    outbox = Outbox(store.path.parent / FILE_NAME)
+    # One outbox per event and table: a table moved to another event or number never sends
+    # the games it played before under the new topics.
+    outbox = Outbox(store.path.parent / outbox_name(venue.event, venue.table))
     publisher = TablePublisher(broker, venue.event, venue.table, outbox, round_no=venue.round or None, say=say)
     say(f"venue: table {venue.table} of {venue.event!r} publishing to {broker.describe()} "
         f"({outbox.counts()['unsent']} events waiting in {outbox.path})")
