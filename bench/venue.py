@@ -12,6 +12,8 @@ ACLs) on the loopback to ``companion venue`` in a process of its own.
   game on the screen.
 
 ``COMPANION_BENCH_VENUE_PACE`` scales the pause between steps (default 1: 0.5-1.5 s).
+``COMPANION_BENCH_VENUE_RENDER=1``: the full run, each table's camera rendering its board and the
+real reader reading it (no pause: rendering and reading pace the tables; long on a small machine).
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def run() -> dict:
     from companion.sim.venuedemo import Venue, recorded_games
     from companion.venue.broker import LocalBroker, rss_kib
 
-    pace = float(os.environ.get("COMPANION_BENCH_VENUE_PACE", "1"))
+    render = os.environ.get("COMPANION_BENCH_VENUE_RENDER", "") == "1"
+    pace = float(os.environ.get("COMPANION_BENCH_VENUE_PACE", "0" if render else "1"))
     shared = ROOT.parent / "shared" / "games"
     records = recorded_games(shared if shared.is_dir() else None)
     with tempfile.TemporaryDirectory(prefix="companion-bench-venue-") as tmp:
@@ -61,7 +64,7 @@ def run() -> dict:
             url = line.split("http://", 1)[1].split("/", 1)[0]
             base = f"http://{url}"
             venue = Venue([records[i % len(records)] for i in range(TABLES)], folder / "tables", EVENT,
-                          lambda n: broker.config(f"table{n}")).start()
+                          lambda n: broker.config(f"table{n}"), truth=not render).start()
             started = time.monotonic()
 
             def play(t) -> None:  # type: ignore[no-untyped-def]
@@ -115,7 +118,8 @@ def run() -> dict:
                 "tables_process_rss_kib": rss_kib(os.getpid()),
                 "played_s": round(played_s, 1),
                 "pace": pace,
-                "readings": "truth (no rendering): the tables' cameras are not what is measured",
+                "readings": ("rendered frames read by the board reader" if render
+                             else "truth (no rendering): the tables' cameras are not what is measured"),
             }
             return result
         finally:

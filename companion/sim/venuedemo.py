@@ -43,12 +43,13 @@ def recorded_games(folder: Path | None = None) -> list[GameRecord]:
 
 class SimTable:
     def __init__(self, number: int, record: GameRecord, folder: Path, broker: BrokerConfig, event: str,
-                 lexicon_for: Callable[[str], Any], say: Callable[[str], None] | None = None) -> None:
+                 lexicon_for: Callable[[str], Any], say: Callable[[str], None] | None = None,
+                 truth: bool = True) -> None:
         from companion.web.hub import Hub
 
         self.number = number
         names = [f"{n[:18]} {number}" for n in names_of(record)]
-        self.demo = Demo(record, choose_tileset(record).name, names, data_dir=folder, truth=True, sim_time=True,
+        self.demo = Demo(record, choose_tileset(record).name, names, data_dir=folder, truth=truth, sim_time=True,
                          hands_every=0, seed=number, lexicon_for=lexicon_for)
         self.hub = Hub(self.demo.session, now_ms=self.demo.clock)
         self.table = self.demo.table(self.hub)
@@ -71,15 +72,17 @@ class SimTable:
 
 class Venue:
     """``len(records)`` tables, table n in ``folder/table<n>``; ``broker_for(n)`` is how table n
-    reaches the broker (its account; a proxy in a test)."""
+    reaches the broker (its account; a proxy in a test). ``truth=False``: each table's camera
+    renders its board and the reader reads it (slow: the benchmark's full run)."""
 
     def __init__(self, records: list[GameRecord], folder: Path, event: str,
-                 broker_for: Callable[[int], BrokerConfig], say: Callable[[str], None] | None = None) -> None:
+                 broker_for: Callable[[int], BrokerConfig], say: Callable[[str], None] | None = None,
+                 truth: bool = True) -> None:
         from companion.lexicon import load_lexicon
 
         lexicon_for = functools.lru_cache(maxsize=None)(load_lexicon)
         self.tables = [SimTable(n, records[(n - 1) % len(records)], Path(folder) / f"table{n}", broker_for(n), event,
-                                lexicon_for, say) for n in range(1, len(records) + 1)]
+                                lexicon_for, say, truth) for n in range(1, len(records) + 1)]
 
     def start(self) -> "Venue":
         for t in self.tables:
