@@ -17,7 +17,7 @@ import pytest
 from companion.venue.app import create_venue_app
 from companion.venue.screen import Screen
 from companion.venue.subscriber import Subscriber
-from tests.venue.conftest import EVENT
+from tests.venue.conftest import EVENT, have_mosquitto
 from tests.venue.test_venue_broker import SHARED_GAMES, wait_for
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -25,11 +25,17 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 TABLES = 30
 
 
-@pytest.fixture
-def venue_page(broker, tmp_path):
+@pytest.fixture(scope="module")
+def venue_page(tmp_path_factory):
     from waitress.server import create_server
 
     from companion.sim.venuedemo import Venue, recorded_games
+    from companion.venue.broker import LocalBroker
+
+    if not have_mosquitto():
+        pytest.skip("mosquitto is not installed (Debian: apt install mosquitto; .ci/run installs it)")
+    tmp_path = tmp_path_factory.mktemp("venue-page")
+    broker = LocalBroker(tmp_path / "broker", EVENT, TABLES).start()
 
     records = recorded_games(SHARED_GAMES if SHARED_GAMES.is_dir() else None)
     venue = Venue([records[i % len(records)] for i in range(TABLES)], tmp_path / "tables", EVENT,
@@ -51,6 +57,7 @@ def venue_page(broker, tmp_path):
         server.close()
         sub.stop()
         venue.close()
+        broker.stop()
 
 
 def test_the_export_holds_every_game_and_the_results(venue_page):
