@@ -14,6 +14,7 @@ ACLs) on the loopback to ``companion venue`` in a process of its own.
 ``COMPANION_BENCH_VENUE_PACE`` scales the pause between steps (default 1: 0.5-1.5 s).
 ``COMPANION_BENCH_VENUE_RENDER=1``: the full run, each table's camera rendering its board and the
 real reader reading it (no pause: rendering and reading pace the tables; long on a small machine).
+``COMPANION_BENCH_VENUE_STEPS=N``: each table plays only its game's first N steps.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def run() -> dict:
     from companion.venue.broker import LocalBroker, rss_kib
 
     render = os.environ.get("COMPANION_BENCH_VENUE_RENDER", "") == "1"
+    steps = int(os.environ.get("COMPANION_BENCH_VENUE_STEPS", "0")) or 10**6
     pace = float(os.environ.get("COMPANION_BENCH_VENUE_PACE", "0" if render else "1"))
     shared = ROOT.parent / "shared" / "games"
     records = recorded_games(shared if shared.is_dir() else None)
@@ -69,7 +71,7 @@ def run() -> dict:
 
             def play(t) -> None:  # type: ignore[no-untyped-def]
                 rng = random.Random(t.number)
-                for step in range(1, t.steps + 1):
+                for step in range(1, min(t.steps, steps) + 1):
                     t.play(step)
                     time.sleep(pace * rng.uniform(0.5, 1.5))
 
@@ -118,6 +120,7 @@ def run() -> dict:
                 "tables_process_rss_kib": rss_kib(os.getpid()),
                 "played_s": round(played_s, 1),
                 "pace": pace,
+                "steps_per_table": None if steps == 10**6 else steps,
                 "readings": ("rendered frames read by the board reader" if render
                              else "truth (no rendering): the tables' cameras are not what is measured"),
             }

@@ -66,6 +66,7 @@ class TablePublisher:
         self.connects = 0  # connections made, since the start
         self.refusals = 0  # messages the broker refused (not authorized)
         self._complained = ""
+        self._refusal = ""  # why the broker refused the last connection (a wrong password)
 
     # -- the game thread --
 
@@ -142,8 +143,9 @@ class TablePublisher:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
-            self._complain(f"venue: table {self.table}: the broker {self.broker.describe()} refused us: {reason}")
+            self._refusal = f"it refused us: {reason}"
             return
+        self._refusal = ""
         self._connected.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
@@ -164,7 +166,7 @@ class TablePublisher:
                 client.connect(self.broker.host, self.broker.port, keepalive=self.broker.keepalive_s)
                 client.loop_start()
                 if not self._connected.wait(5.0):
-                    raise ConnectionError("no answer from the broker")
+                    raise ConnectionError(self._refusal or "no answer from the broker")
                 self.connects += 1
                 self._complained = ""
                 pause = self.backoff_s[0]

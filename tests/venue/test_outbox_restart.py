@@ -62,3 +62,24 @@ def test_the_outbox_survives_a_restart_and_is_sent_in_order_when_the_broker_come
         demo.close()
     assert (tmp_path / "data" / outbox_name(EVENT, 5)).exists()
     assert Outbox(tmp_path / "data" / outbox_name(EVENT, 5)).counts()["unsent"] == 0
+
+
+def test_a_wrong_password_is_one_line_and_the_game_plays_on(broker, tmp_path):
+    record = parse_gcg(decode_gcg(resources.files("companion").joinpath("data/sample.gcg").read_bytes()))
+    said: list[str] = []
+    demo = Demo(record, choose_tileset(record).name, names_of(record), data_dir=tmp_path / "data", truth=True,
+                sim_time=True, hands_every=0)
+    publisher = publish_table(VenueConfig("127.0.0.1", broker.port, EVENT, 2, "table2", "not-the-password"),
+                              demo.store, demo.session, said.append)
+    try:
+        hub = Hub(demo.session, now_ms=demo.clock)
+        demo.play(hub, demo.table(hub))
+        assert demo.session.history(), "the game went on"
+        assert wait_for(lambda: any("refused us" in line for line in said), 10), said
+        refusals = [line for line in said if "refused us" in line]
+        assert len(refusals) == 1 and "\n" not in refusals[0]
+        assert publisher.outbox.counts()["unsent"] == len(demo.store.events())
+    finally:
+        publisher.stop()
+        publisher.outbox.close()
+        demo.close()
