@@ -86,7 +86,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         stack.callback(store.close)
         session, clock = resume_or_start(store, start=game.from_config(cfg, store))
         if cfg.venue is not None:
-            from companion.venue.publisher import publish_table
+            from companion.table.publish.publisher import publish_table
 
             stack.callback(publish_table(cfg.venue, store, session, lambda line: print(line, flush=True)).stop)
         # The game in progress (a dungeon started from the page, a House match) has its own

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _broker(args: argparse.Namespace):
-    from companion.venue.broker import BrokerConfig
+    from companion.table.publish.publisher import BrokerConfig
 
     host, _, port = args.broker.rpartition(":")
     if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.venue.app import create_venue_app
     from companion.venue.screen import Screen
     from companion.venue.subscriber import Subscriber
-    from companion.venue.topics import check_event
+    from companion.table.publish.topics import check_event
     from waitress.server import create_server
 
     event = check_event(args.event)

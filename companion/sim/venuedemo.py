@@ -1,6 +1,6 @@
 """Many simulated tables at one venue: each a headless demo game (truth readings, simulated
 time; :mod:`companion.sim.tabledemo`) on its own data folder, publishing through its own
-:class:`~companion.venue.publisher.TablePublisher` as a real table's companion does.
+:class:`~companion.table.publish.publisher.TablePublisher` as a real table's companion does.
 
 The tables play a few steps each in turn (:meth:`Venue.play`), so that a test or the benchmark
 can do things to the network between the steps (kill the broker, cut a table off).
@@ -20,9 +20,9 @@ from companion.rules.rescore import choose_tileset
 from companion.sim.record import names_of
 from companion.sim.tabledemo import Demo
 from companion.table.session import TILESETS
-from companion.venue.broker import BrokerConfig
-from companion.venue.outbox import Outbox, outbox_name
-from companion.venue.publisher import TablePublisher
+from companion.table.publish.publisher import BrokerConfig
+from companion.table.publish.outbox import Outbox, outbox_name
+from companion.table.publish.publisher import TablePublisher
 
 
 def recorded_games(folder: Path | None = None) -> list[GameRecord]:
@@ -41,17 +41,26 @@ def recorded_games(folder: Path | None = None) -> list[GameRecord]:
     return games
 
 
+class _Inline:
+    """The game thread of a headless table: the caller's (a hub not started does the same, but
+    the simulated table does not reach up to the web layer for it)."""
+
+    def __init__(self, session: Any, now_ms: Callable[[], int]) -> None:
+        self.session, self.now_ms = session, now_ms
+
+    def call(self, fn: Callable[[Any, int], Any], timeout: float = 10.0) -> Any:
+        return fn(self.session, self.now_ms())
+
+
 class SimTable:
     def __init__(self, number: int, record: GameRecord, folder: Path, broker: BrokerConfig, event: str,
                  lexicon_for: Callable[[str], Any], say: Callable[[str], None] | None = None,
                  truth: bool = True) -> None:
-        from companion.web.hub import Hub
-
         self.number = number
         names = [f"{n[:18]} {number}" for n in names_of(record)]
         self.demo = Demo(record, choose_tileset(record).name, names, data_dir=folder, truth=truth, sim_time=True,
                          hands_every=0, seed=number, lexicon_for=lexicon_for)
-        self.hub = Hub(self.demo.session, now_ms=self.demo.clock)
+        self.hub = _Inline(self.demo.session, self.demo.clock)
         self.table = self.demo.table(self.hub)
         self.outbox = Outbox(folder / outbox_name(event, number))
         self.publisher = TablePublisher(broker, event, number, self.outbox, say=say, backoff_s=(0.1, 1.0))

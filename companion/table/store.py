@@ -84,7 +84,7 @@ class GameStore:
         self.path = Path(path)
         self.wall = wall
         # Called as listener(session, event) after each event a session appends (see
-        # LoggedGame._store_event): the venue's publisher (companion/venue/publisher.py).
+        # LoggedGame._store_event): the venue's publisher (companion/table/publish/publisher.py).
         self.listeners: list[Any] = []
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,29 +12,13 @@ import os
 import secrets
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from companion.core.errors import CompanionError
-from companion.venue.topics import ROOT, check_event, check_table
+from companion.table.publish.publisher import BrokerConfig
+from companion.table.publish.topics import ROOT, check_event, check_table
 
 SCREEN_USER = "screen"
-
-
-@dataclass(frozen=True)
-class BrokerConfig:
-    """Where the broker is and who we are to it. ``ca_file`` set: TLS, the broker's certificate
-    checked against it."""
-
-    host: str = "127.0.0.1"
-    port: int = 1883
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    keepalive_s: int = 10
-
-    def describe(self) -> str:
-        return f"{'mqtts' if self.ca_file else 'mqtt'}://{self.username + '@' if self.username else ''}{self.host}:{self.port}"
 
 
 def table_user(n: int) -> str:

@@ -1,8 +1,8 @@
 """What the venue's screen knows: every table's games folded from what the broker delivers.
 
 Pure: messages in (with the time they arrived), a document out. Each table's events form one
-chain (``prev`` names the event published before, see :mod:`companion.venue.topics`): an event
-whose ``prev`` is the last one applied is appended; one already applied (a repeat after a
+chain (``prev`` names the event published before, see :mod:`companion.table.publish.topics`): an
+event whose ``prev`` is the last one applied is appended; one already applied (a repeat after a
 reconnection) is dropped; one that arrives early waits until the chain reaches it. A game's
 retained state carries the game's whole log, so a screen that joined late, or missed events
 while the broker was down, fills its gaps from it. So every game's log here holds each event

@@ -17,9 +17,9 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.clock.now import wall_ms
-from companion.venue.broker import BrokerConfig
+from companion.table.publish.publisher import BrokerConfig
 from companion.venue.screen import Screen
-from companion.venue.topics import parse, subscription
+from companion.table.publish.topics import parse, subscription
 
 log = logging.getLogger("companion.venue")
 

@@ -1,6 +1,6 @@
 """A table that never reached the broker, restarted mid-game (the outbox is on disk): when the
 broker comes, the screen gets the whole game in the log's order, once. Through `companion run`'s
-own wiring (:func:`companion.venue.publisher.publish_table` from a [venue] configuration)."""
+own wiring (:func:`companion.table.publish.publisher.publish_table` from a [venue] configuration)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from companion.rules.rescore import choose_tileset
 from companion.sim.record import names_of
 from companion.sim.tabledemo import Demo
 from companion.table.config import VenueConfig
-from companion.venue.outbox import Outbox, outbox_name
-from companion.venue.publisher import publish_table
+from companion.table.publish.outbox import Outbox, outbox_name
+from companion.table.publish.publisher import publish_table
 from companion.venue.screen import Screen
-from companion.venue.snapshot import compact_row
+from companion.table.publish.snapshot import compact_row
 from companion.venue.subscriber import Subscriber
 from companion.web.hub import Hub
 from tests.venue.conftest import EVENT

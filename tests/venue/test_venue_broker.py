@@ -32,7 +32,7 @@ def wait_for(check, timeout: float = 30.0) -> bool:
 
 def expected(table) -> dict:
     """What the table logged and judged: its game's events (every kind) and its moves."""
-    from companion.venue.snapshot import compact_row
+    from companion.table.publish.snapshot import compact_row
 
     s = table.demo.session
     return {"seqs": [e.seq for e in table.demo.store.events(s.game_id)],

@@ -3,7 +3,7 @@ out of reach.
 
 The game thread calls :meth:`TablePublisher.heard` after each event it logs (the store's
 ``listeners``, see :class:`companion.table.session.LoggedGame`): the event and the game's new
-state go into the outbox on disk (:mod:`companion.venue.outbox`), and that is all the game ever
+state go into the outbox on disk (:mod:`companion.table.publish.outbox`), and that is all the game ever
 waits for. The publisher's own thread keeps a connection to the broker (paho-mqtt, MQTT 5),
 sends the outbox's events oldest first with QoS 1, marks each sent once the broker acknowledged
 it, then each game's latest state (retained). A broker that is down, restarted or unreachable
@@ -11,7 +11,7 @@ only delays: the thread reconnects with a growing pause and takes up where the o
 A message may reach the broker twice (acknowledged, but the acknowledgement lost with the
 connection): the screen drops a ``seq`` it has.
 
-Topics: :mod:`companion.venue.topics`.
+Topics: :mod:`companion.table.publish.topics`; the screen: :mod:`companion.venue`.
 """
 
 from __future__ import annotations
@@ -20,21 +20,37 @@ import json
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.table.store import GameStore, StoredEvent
-from companion.venue.broker import BrokerConfig
-from companion.venue.outbox import Outbox
-from companion.venue.snapshot import venue_state
-from companion.venue.topics import check_event, check_table, game_topic, log_topic, status_topic
+from companion.table.publish.outbox import Outbox
+from companion.table.publish.snapshot import venue_state
+from companion.table.publish.topics import check_event, check_table, game_topic, log_topic, status_topic
 
 log = logging.getLogger("companion.venue")
 
 WINDOW = 50  # messages in flight before waiting for their acknowledgements
 ACK_S = 5.0  # an acknowledgement later than this: the connection is taken for lost
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    """Where the broker is and who we are to it. ``ca_file`` set: TLS, the broker's certificate
+    checked against it."""
+
+    host: str = "127.0.0.1"
+    port: int = 1883
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    keepalive_s: int = 10
+
+    def describe(self) -> str:
+        return f"{'mqtts' if self.ca_file else 'mqtt'}://{self.username + '@' if self.username else ''}{self.host}:{self.port}"
 
 
 def _payload(obj: Any) -> bytes:
@@ -241,7 +257,7 @@ class TablePublisher:
 def publish_table(venue: Any, store: GameStore, session: Any, say: Callable[[str], None]) -> TablePublisher:
     """``companion run``'s publisher from the configuration's [venue] (a
     :class:`companion.table.config.VenueConfig`), its outbox beside the game log, started."""
-    from companion.venue.outbox import outbox_name
+    from companion.table.publish.outbox import outbox_name
 
     broker = BrokerConfig(venue.host, venue.port, venue.username, venue.password, venue.ca_file)
     # One outbox per event and table: a table moved to another event or number never sends

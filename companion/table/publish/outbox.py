@@ -8,7 +8,7 @@ broker returns, the events go out oldest first, then the states.
 
 WAL with ``synchronous=NORMAL``: the game log (synchronous=FULL) is the truth; after a power cut
 an event the outbox lost is taken again from the log
-(:meth:`companion.venue.publisher.TablePublisher.attach`).
+(:meth:`companion.table.publish.publisher.TablePublisher.attach`).
 """
 
 from __future__ import annotations
