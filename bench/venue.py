@@ -4,8 +4,8 @@ ACLs) on the loopback to ``companion venue`` in a process of its own.
 - Tables: the headless demo (truth readings: no rendering, simulated game time), each in a thread
   of this process, each playing its recorded game a step every 0.5-1.5 s of real time, so that
   the 30 tables publish at once as a venue's would.
-- Verdict to screen: for every verdict the tables log (a game-log ``entry``: a move, a pass, an
-  exchange, a challenge's outcome), the time from the table's append (the log's wall clock) to
+- Verdict to screen: for every verdict the tables log (a game-log ``entry`` after the start: a
+  move, a pass, an exchange, a challenge's outcome, a correction), the time from the table's append (the log's wall clock) to
   the moment the venue process applied it to its document (its wall clock: one machine, one
   clock). The page polls that document each second, so a browser adds up to 1 s more.
 - Memory: the broker's and the venue process's resident memory (VmRSS) at the end, with every
@@ -100,8 +100,11 @@ def run() -> dict:
                 detail = _get(f"{base}/table/{t.number}/{gid}.json")
                 seqs = [e.seq for e in t.demo.store.events(gid)]
                 complete += detail["seqs"] == seqs
-                kinds = {e.seq: e.kind for e in t.demo.store.events(gid)}
-                delays += [d for s, d in detail["delays_ms"].items() if kinds.get(int(s)) == "entry"]
+                # A verdict: a judged turn (an entry other than the game's start, which is logged
+                # before the tables' publishers start and would time the set-up, not the venue).
+                verdicts = {e.seq for e in t.demo.store.events(gid)
+                            if e.kind == "entry" and e.payload["entry"]["event"]["type"] != "started"}
+                delays += [d for s, d in detail["delays_ms"].items() if int(s) in verdicts]
             delays.sort()
             p95 = delays[min(len(delays) - 1, int(round(0.95 * (len(delays) - 1))))]
             result = {
