@@ -171,6 +171,10 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         session, clock = resume_or_start(store, start=game.from_config(cfg, store))
         if store.notice:
             print(f"companion: {store.notice}", file=sys.stderr, flush=True)
+        if cfg.venue is not None:
+            from companion.table.publish.publisher import publish_table
+
+            stack.callback(publish_table(cfg.venue, store, session, lambda line: print(line, flush=True)).stop)
         # The game in progress (a dungeon started from the page, a House match) has its own
         # tile set and board.
         tileset = session.tileset_name

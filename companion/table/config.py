@@ -108,6 +108,18 @@ max_clients = 64     # live streams at most; more pages poll
 # journal) and on the page of a browser on the Pi itself. A fixed PIN survives restarts: set it
 # with `sudo companion config pin`, which writes its salted hash here.
 pin_hash = ""
+
+# A venue with many tables (docs/venue.md): this table publishes its games to the venue's MQTT
+# broker. Without a [venue] table nothing is published.
+# [venue]
+# host = "192.168.1.10"   # the broker (Mosquitto on the venue's machine)
+# port = 1883             # 8883 is usual with TLS
+# event = "club-night"    # the event's name in the topics: letters, digits, _ . -
+# table = 7               # this table's number (1 to 999): its account may write only its topics
+# username = "table7"
+# password = "..."        # as `companion venue-broker` made it
+# ca_file = ""            # TLS: the CA that signed the broker's certificate ("": no TLS)
+# round = 0               # the round being played (0: this table's games counted from 1)
 """
 
 CAMERA_SOURCES = ("picamera2", "device", "folder", "synthetic")
@@ -133,6 +145,7 @@ class Config:
     colours: tuple[str, str] = ("white", "red")  # Scrabble House: each board's set (profile set names)
     camera2: CameraConfig | None = None  # Scrabble House: the second board's camera
     game: str = "classic"  # the registry's name (companion.table.games)
+    venue: VenueConfig | None = None  # publishing to a venue's broker (companion/venue)
 
     def player_names(self) -> list[str]:
         return list(self.names) if self.names else [f"Player {i + 1}" for i in range(self.players)]
@@ -173,6 +186,18 @@ class WebConfig:
     pin_hash: str = ""  # "": a new PIN at each start
 
 
+@dataclass(frozen=True)
+class VenueConfig:
+    host: str
+    port: int
+    event: str
+    table: int
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    round: int = 0
+
+
 def default_path() -> Path:
     if explicit := os.environ.get("COMPANION_CONFIG"):
         return Path(explicit).expanduser()
@@ -210,7 +235,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise CompanionError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
-    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web"})
+    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web", "venue"})
     game = r.table(doc, "game", {"name", "players", "boards", "tileset", "names"}
                    | {k for g in GAMES.values() for k in g.config_keys})
     clock = r.table(doc, "clock", {
@@ -271,7 +296,28 @@ def parse_config(text: str, name: str = "config") -> Config:
     challenge = r.choice(game, "game.challenge", "single", CHALLENGES)
     return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
                   tileset, camera, web, None if names is None else tuple(names), challenge,
-                  (colours[0].strip(), colours[1].strip()), camera2, chosen.name)
+                  (colours[0].strip(), colours[1].strip()), camera2, chosen.name, _venue(r, doc))
+
+
+def _venue(r: _Reader, doc: dict) -> VenueConfig | None:
+    if "venue" not in doc:
+        return None
+    t = r.table(doc, "venue", {"host", "port", "event", "table", "username", "password", "ca_file", "round"})
+    for key in ("host", "event", "table"):
+        if key not in t:
+            raise r.fail(f"venue.{key}", "missing (a venue needs the broker's host, the event and the table number)")
+    host = r.text(t, "venue.host", "")
+    if not host or any(c.isspace() for c in host):
+        raise r.fail("venue.host", f"the broker's name or address, not {host!r}")
+    event = r.text(t, "venue.event", "")
+    if not event or len(event) > 64 or not all(c.isalnum() or c in "_.-" for c in event):
+        raise r.fail("venue.event", f"1 to 64 letters, digits, '_', '.' or '-', not {event!r}")
+    ca_file = r.text(t, "venue.ca_file", "")
+    if ca_file and not Path(ca_file).expanduser().is_file():
+        raise r.fail("venue.ca_file", f"no such file: {ca_file}")
+    return VenueConfig(host, r.integer(t, "venue.port", 1883, 1, 65535), event, r.integer(t, "venue.table", 0, 1, 999),
+                       r.text(t, "venue.username", ""), r.text(t, "venue.password", ""), ca_file,
+                       r.integer(t, "venue.round", 0, 0, 999))
 
 
 def _game(r: _Reader, game: dict, players: int, boards: int) -> type[Game]:

@@ -149,10 +149,15 @@ class LoggedGame:
             payload = {**payload, "ref": self.ref}
             self.last_ref = max(self.last_ref, self.ref)
         try:
-            self.store.append(self.game_id, kind, payload, at_ms)
+            seq = self.store.append(self.game_id, kind, payload, at_ms)
         except CompanionError as exc:
             self._refold()
             raise ActionError(f"not saved: {exc}", 503) from None
+        # Only once the event is on disk: whoever follows the table (the venue's publisher)
+        # hears of it, with the session as it now stands (the change is applied before it is
+        # logged). A listener never fails the game: it keeps its own troubles.
+        for listener in self.store.listeners:
+            listener(self, StoredEvent(seq, self.game_id, kind, payload, int(self.store.wall()), at_ms))
 
     def _refold(self) -> None:
         """After a write that failed (a full disk), the game as its log has it: the change the

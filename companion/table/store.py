@@ -111,6 +111,9 @@ class GameStore:
         self.fresh_log = fresh_log
         self.notice: str | None = None
         self._writing = False
+        # Called as listener(session, event) after each event a session appends (see
+        # LoggedGame._store_event): the venue's publisher (companion/table/publish/publisher.py).
+        self.listeners: list[Any] = []
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
