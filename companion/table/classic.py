@@ -51,7 +51,7 @@ from companion.core.words import placement_direction
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind
 from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
-from companion.table.inference import infer_move
+from companion.table.inference import Ask, answered, infer_move
 from companion.table.session import (
     FEED_KEPT,
     MAX_NAME,
@@ -62,7 +62,7 @@ from companion.table.session import (
     time_control,
 )
 from companion.table.store import GameStore, StoredEvent, entry_from_json, entry_to_json
-from companion.vision.reading import BoardReading
+from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
 
 
 class _Ruling:
@@ -610,6 +610,9 @@ class TableSession(LoggedGame, ClassicSession):
         self.last_ref = -1
         self.pending_press: dict[str, int] | None = None  # a press not judged yet
         self.questions: list[str] = []  # what the table asks now
+        # The open question about squares (:class:`Asking`): the move that asked it, completed
+        # by the players' answer on the page.
+        self.asking: Asking | None = None
         self.last_event_wall: int | None = None
         super().__init__(names, control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
                          lexicon_for=lexicon_for)
@@ -625,7 +628,7 @@ class TableSession(LoggedGame, ClassicSession):
     def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
         super()._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by=by)
         self._latest = max(self._latest, now_ms)
-        self.pending_press, self.questions = None, []
+        self.pending_press, self.questions, self.asking = None, [], None
         self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
 
     def _append(self, now_ms: int, by: str, event: Any) -> Any:
@@ -641,7 +644,7 @@ class TableSession(LoggedGame, ClassicSession):
 
     # -- clock actions, each logged --
 
-    def _clock(self, op: str, at: int, player: int | None = None) -> None:
+    def _clock(self, op: str, at: int, player: int | None = None, ms: int | None = None) -> None:
         at = self._at(at)
         if op == "start" or op == "resume":
             super().resume(at)
@@ -654,9 +657,15 @@ class TableSession(LoggedGame, ClassicSession):
         elif op == "sync":
             self._sync_clock(at)
             self.pending_press = None
+        elif op == "credit":
+            # Time the table spent judging is nobody's: given back to the player it was charged to.
+            assert self.clocks is not None and player is not None and ms is not None
+            remaining = self.clocks.remaining_ms(player, at)
+            self.clocks.correct(player, at, "table", "judging a press that ended in a question",
+                                remaining_ms=remaining + ms)
         else:
             raise ValueError(f"unknown clock action {op!r}")
-        self._store_event("clock", {"op": op, "player": player}, at)
+        self._store_event("clock", {"op": op, "player": player, **({"ms": ms} if ms is not None else {})}, at)
 
     def pause(self, now_ms: int) -> None:
         self._clock("pause", now_ms)
@@ -705,35 +714,92 @@ class TableSession(LoggedGame, ClassicSession):
         player = press["player"]
         if reading is None:
             return self._question(at, player, [UNREADABLE])
+        self.observe(reading)
+        self.asking = None
+        return self._settle(at, player, Asking(player, tuple(reading.cells), press["at"]), lexicon)
+
+    def _settle(self, at: int, player: int, asking: Asking, lexicon: Container[str] | None = None) -> dict[str, Any]:
+        """The move the board shows (``asking``: the reading, with the squares answered so far),
+        or the questions it leaves open."""
         state = self.state
         tileset = get_tileset(state.options.tileset)
         lexicon = self._lexicon(state.options.tileset) if lexicon is None else lexicon
-        self.observe(reading)
-        inferred = infer_move(state.board, reading.cells, tileset, lexicon)
+        inferred = infer_move(state.board, asking.cells, tileset, lexicon, named=asking.named)
         if inferred.placement is None and inferred.questions:
-            return self._question(at, player, list(inferred.questions))
+            return self._question(at, player, list(inferred.questions), asking=asking if inferred.asks else None,
+                                  asks=inferred.asks)
         if inferred.placement is not None:
             too_many = over_counts(state.board, inferred.placement, tileset)
             if too_many:
                 return self._question(at, player, too_many)
             action: classic.Action = classic.Play(inferred.placement)
         else:
-            action = classic.Pass()
+            action = self._no_tiles()
         verdicts = self._append(at, "table", _acted(action))
         if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
             return self._question(at, player, [verdicts[0].message], said=True)
         self.pending_press = None
         self.questions = []
+        self.asking = None
         if inferred.questions:  # the move stands; which letter a blank stands for is asked
             self._ask(at, player, list(inferred.questions))
         kinds = [v.kind.value for v in verdicts]
         return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": kinds,
                 "questions": list(inferred.questions)}
 
-    def _question(self, at: int, player: int, questions: list[str], said: bool = False) -> dict[str, Any]:
+    def _no_tiles(self) -> classic.Action:
+        """A turn without tiles: a pass (the board cannot tell it from an exchange)."""
+        return classic.Pass()
+
+    def answer(self, now_ms: int, square: Any, letter: Any, blank: Any = False) -> dict[str, Any]:
+        """The players' answer to the open question about ``square``: the tile there (``letter``;
+        ``blank``: a blank, ``letter`` then the letter it stands for, or empty when the word
+        list is to tell) or none (``letter`` empty). It completes the move that asked, scored
+        as if the camera had read it so."""
+        asking = self.asking
+        if asking is None or not asking.asks:
+            raise ActionError("there is no question about a square to answer", 409)
+        if not isinstance(square, str):
+            raise ActionError("square: like H8 (column letter, row number)")
+        coord = _square(square, self.state.board)
+        ask = next((a for a in asking.asks if a.square == coord), None)
+        if ask is None:
+            raise ActionError(f"{format_square(coord)} is not asked about "
+                              f"(asked: {', '.join(format_square(a.square) for a in asking.asks)})", 409)
+        if letter is None:
+            letter = ""
+        if not isinstance(letter, str) or not isinstance(blank, bool):
+            raise ActionError("letter: one letter of the tile set, or empty for no tile; blank: true or false")
+        letter = letter.strip().upper()
+        face = BLANK_FACE if blank or letter == BLANK_FACE else letter
+        named = letter if blank and letter not in ("", BLANK_FACE) else None
+        if face not in ask.choices:
+            allowed = ", ".join("no tile" if c == "" else ("a blank" if c == BLANK_FACE else c) for c in ask.choices)
+            raise ActionError(f"{format_square(coord)}: one of {allowed}")
+        if named is not None and named not in self.state.tileset.alphabet:
+            raise ActionError(f"{named!r} is not a letter of the {self.state.tileset.name} tile set")
+        at = self._at(now_ms)
+        self._store_event("answer", {"square": list(coord), "letter": letter, "blank": bool(blank)}, at)
+        told = "no tile" if face == "" else (f"a blank as {named}" if named else ("a blank" if face == BLANK_FACE else face))
+        self._say("answer", asking.player, f"Answered: {format_square(coord)} is {told}")
+        self.asking = asking.answered(coord, face, named)
+        return self._settle(at, asking.player, self.asking)
+
+    def _question(self, at: int, player: int, questions: list[str], said: bool = False,
+                  asking: Asking | None = None, asks: Sequence[Ask] = ()) -> dict[str, Any]:
+        """The turn is not over: the clock goes back to the player, who answers on the page (a
+        question about squares) or sets the board right and presses again. The time the table
+        took to judge the press is given back to the player it was charged to."""
+        self.asking = replace(asking, asks=tuple(asks)) if asking is not None else None
         self._ask(at, player, questions, said=said)
-        # The turn is not over: the clock goes back to the player, who sets it right and presses again.
-        if self.clocks is not None:
+        if self.clocks is not None and self.pending_press is not None:
+            charged = sorted(self.clocks.on_move() - {player})
+            spent = at - self.pending_press["at"]
+            self._clock("sync", at)
+            for other in charged:
+                if spent > 0:
+                    self._clock("credit", at, other, spent)
+        elif self.clocks is not None:
             self._clock("sync", at)
         self.pending_press = None
         return {"kind": "question", "questions": questions}
@@ -743,7 +809,10 @@ class TableSession(LoggedGame, ClassicSession):
         if not said:
             for q in questions:
                 self._say("question", player, q)
-        self._store_event("question", {"player": player, "questions": questions, "said": said}, at)
+        payload: dict[str, Any] = {"player": player, "questions": questions, "said": said}
+        if self.asking is not None:
+            payload["asking"] = self.asking.to_json()
+        self._store_event("question", payload, at)
 
     # -- restoring --
 
@@ -777,18 +846,54 @@ class TableSession(LoggedGame, ClassicSession):
                 raise CompanionError(
                     f"{self.store.path}: event {e.seq} no longer replays (has the word list changed?); the log is kept")
             if entry.by == "table":
-                self.pending_press, self.questions = None, []
+                self.pending_press, self.questions, self.asking = None, [], None
         elif e.kind == "clock":
             op, player = e.payload["op"], e.payload.get("player")
             if op == "press" and self.clocks is None:
                 self.pending_press = {"player": player, "at": self._at(e.at_ms)}
             else:
-                self._clock(op, e.at_ms, player)
+                self._clock(op, e.at_ms, player, e.payload.get("ms"))
         elif e.kind == "question":
+            asking = e.payload.get("asking")
+            self.asking = Asking.from_json(asking) if asking is not None else None
             self._ask(e.at_ms, e.payload["player"], e.payload["questions"], said=e.payload.get("said", False))
             if self.clocks is None:
                 self.pending_press = None
+        elif e.kind == "answer":
+            # What the answer settled follows as its own events (the move, or the next question).
+            self._say("answer", self.asking.player if self.asking else None,
+                      f"Answered: {format_square(tuple(e.payload['square']))}")
 
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A press whose board left questions about squares: the reading it judged, the squares
+    answered since (``cells`` carries them as sure readings; ``named``: letters said for
+    blanks), the questions still open, and when the press was."""
+
+    player: int
+    cells: tuple[CellReading, ...]
+    press_at: int
+    named: dict[Coord, str] = field(default_factory=dict)
+    asks: tuple[Ask, ...] = ()
+
+    def answered(self, square: Coord, face: str, named: str | None) -> Asking:
+        names = {**self.named, square: named} if named else {k: v for k, v in self.named.items() if k != square}
+        return replace(self, cells=answered(self.cells, square, face), named=names)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "press_at": self.press_at, "cells": [c.to_json() for c in self.cells],
+                "named": [[r, c, ch] for (r, c), ch in self.named.items()],
+                "asks": [{"square": list(a.square), "kind": a.kind, "text": a.text, "choices": list(a.choices)}
+                         for a in self.asks]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Asking:
+        return cls(int(d["player"]), tuple(CellReading.from_json(c) for c in d["cells"]), int(d["press_at"]),
+                   {(int(r), int(c)): str(ch) for r, c, ch in d.get("named", [])},
+                   tuple(Ask((int(a["square"][0]), int(a["square"][1])), a["kind"], a["text"], tuple(a["choices"]))
+                         for a in d.get("asks", [])))
 
 
 def _acted(action: classic.Action) -> Any:

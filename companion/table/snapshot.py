@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.core.board import Board, Coord, Layout, Premium
+from companion.core.move import format_square
 
 if TYPE_CHECKING:  # pragma: no cover
     from companion.table.classic import ClassicSession
@@ -100,6 +101,16 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "words": [w.word.text for w in state.pending.score.words],
             "score": state.pending.score.total,
         }
+    asking = getattr(session, "asking", None)
+    question = None
+    if asking is not None and asking.asks:
+        # The squares asked about, marked on the board; each with the answers it allows.
+        question = {
+            "player": asking.player,
+            "asks": [{"square": format_square(a.square), "row": a.square[0], "col": a.square[1], "kind": a.kind,
+                      "text": a.text, "empty": "" in a.choices, "blank": "?" in a.choices,
+                      "letters": [c for c in a.choices if c not in ("", "?")]} for a in asking.asks],
+        }
     last = session.last_move()
     highlight = [list(s) for s in last["squares"]] if last is not None else []
     return {
@@ -126,7 +137,9 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "corrected": [list(c) for c in sorted(session.corrected_squares())],
             # Another game's preview (the explosion a play would set off): squares and a label.
             "preview": session.preview,
+            "asked": [[a["row"], a["col"]] for a in question["asks"]] if question else [],
         },
+        "question": question,
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},
         "last_move": last,

@@ -20,6 +20,9 @@ Endpoints (also in the README):
     POST /api/admin/pause | /api/admin/resume | /api/admin/undo
     POST /api/admin/correct    {square: "H8", letter: "A" | "" (empty), blank: false}
     POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
+    POST /api/answer           {square: "H8", letter: "Ü" | "" (no tile), blank: false}: the answer to the
+                               table's question about a square, by the player on move or the organiser
+                               (any page at the table: no PIN, as anyone there could set the tile right)
     GET  /game.gcg             the game so far as GCG
     GET  /qr.svg               a QR code of the page's own address
 """
@@ -238,10 +241,11 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     # -- the organiser's actions --
 
-    def admin_action(allowed: set[str], fn: Callable[[Any, int, dict[str, Any]], None]) -> Response:
-        """The organiser's action: the admin session first, then the body, then the game."""
+    def admin_action(allowed: set[str], fn: Callable[[Any, int, dict[str, Any]], None],
+                     admin: bool = True) -> Response:
+        """The organiser's action (``admin``: the admin session first), then the body, then the game."""
         s = current_session()
-        if s is None or not s.admin:
+        if admin and (s is None or not s.admin):
             return error(401, "the organiser's PIN is needed for that")
         data = body()
         unknown = sorted(set(data) - allowed)
@@ -297,6 +301,22 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         return admin_action(
             {"decision", "by"},
             lambda session, now, d: session.rule_challenge(now, d.get("decision"), d.get("by")),
+        )
+
+    # -- the players' answers (a page at the table, no PIN) --
+
+    def offered(session: Any, name: str) -> Callable[..., Any]:
+        fn = getattr(session, name, None)
+        if fn is None:
+            raise ActionError(f"{getattr(session, 'game', 'this game')} has no {name.replace('_', ' ')} on the page", 409)
+        return fn
+
+    @app.post("/api/answer")
+    def answer() -> Response:
+        return admin_action(
+            {"square", "letter", "blank"},
+            lambda session, now, d: offered(session, "answer")(now, d.get("square"), d.get("letter"), d.get("blank", False)),
+            admin=False,
         )
 
     # -- downloads --

@@ -87,6 +87,7 @@ function render(next) {
   $("title").textContent = `${doc.game.title}`;
   drawPlayers();
   drawStatus();
+  drawQuestion();
   drawBoard();
   drawHouse();
   drawLastMove();
@@ -210,6 +211,9 @@ function drawBoardInto(b, board, title) {
 
   for (const [r, c] of b.corrected) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "corrected" }));
+  }
+  for (const [r, c] of b.asked || []) {
+    board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "asked", "data-square": squareName(r, c) }));
   }
   for (const [r, c] of b.highlight) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: "last", "data-square": squareName(r, c) }));
@@ -370,6 +374,63 @@ function drawHouse() {
     if (p.passed.length) list.append(el("li", {}, `To ${name(p.partner)}: ${p.passed.map((t) => t.letter).join(" ")}`));
     box.append(list);
     box.append(el("p", { class: "muted" }, "Nothing is removed yet: turn and take off the tiles shown, then press the clock."));
+  }
+}
+
+// The table's question about squares (the camera unsure, a tile read otherwise): each square
+// marked on the board, answered here by the player on move or the organiser; the answer
+// completes the move that asked.
+let questionShown = "";
+function drawQuestion() {
+  const q = doc.question || null;
+  const key = JSON.stringify(q);
+  $("question").hidden = !q;
+  if (key === questionShown) return;
+  questionShown = key;
+  const box = $("question-list");
+  box.replaceChildren();
+  if (!q) return;
+  box.append(el("p", { class: "muted" }, `${doc.players[q.player].name}'s move waits for the answer.`));
+  for (const a of q.asks) {
+    const div = el("div", { class: "ask", "data-ask": a.square });
+    div.append(el("p", {}, a.text));
+    const row = el("div", { class: "row buttons" });
+    const send = (letter, blank) => answer({ square: a.square, letter, blank });
+    if (a.empty) {
+      const none = el("button", { type: "button", "data-answer": "none" }, "No tile");
+      none.addEventListener("click", () => send("", false));
+      row.append(none);
+    }
+    if (a.letters.length <= 2) {
+      for (const l of a.letters) {
+        const b = el("button", { type: "button", "data-answer": l }, `It is ${l}`);
+        b.addEventListener("click", () => send(l, false));
+        row.append(b);
+      }
+    } else {
+      const input = el("input", { maxlength: "1", autocomplete: "off", autocapitalize: "characters",
+                                  "aria-label": `The letter on ${a.square}`, class: "answer-letter" });
+      const blank = el("input", { type: "checkbox", class: "answer-blank" });
+      const label = el("label", { class: "check" });
+      label.append(blank, document.createTextNode(" a blank"));
+      const b = el("button", { type: "button", "data-answer": "letter" }, "This tile");
+      b.addEventListener("click", () => send(input.value.trim(), blank.checked));
+      row.append(input, label, b);
+    }
+    div.append(row);
+    box.append(div);
+  }
+}
+
+async function answer(data) {
+  const m = $("question-msg");
+  try {
+    await post("/api/answer", data);
+    m.textContent = "Answered.";
+    m.classList.remove("bad");
+  } catch (err) {
+    m.textContent = err.message;
+    m.classList.add("bad");
   }
 }
 
