@@ -49,7 +49,7 @@ from companion.core.move import format_square, notation_of, parse_position, plac
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
 from companion.rules import classic
-from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind
+from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind, result_text
 from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
 from companion.table.inference import Ask, answered, infer_move
 from companion.table.session import (
@@ -338,6 +338,8 @@ class ClassicSession:
                 if penalty:
                     totals[i] -= penalty
                     events.append(TimePenalty(nick=p.nick, score=-penalty, total=totals[i]))
+        if state.over and events:
+            events[-1] = replace(events[-1], notes=events[-1].notes + (f"Result: {result_text(state)}",))
         record = GameRecord(
             players=players,
             events=tuple(events),
@@ -613,6 +615,10 @@ class TableSession(LoggedGame, ClassicSession):
         # The open question about squares (:class:`Asking`): the move that asked it, completed
         # by the players' answer on the page.
         self.asking: Asking | None = None
+        # The player on move told the page their next turn without tiles is an exchange of
+        # this many tiles (the board cannot tell an exchange from a pass): {"player", "count"}.
+        self.declared: dict[str, int] | None = None
+        self.adjourned = False
         self.last_event_wall: int | None = None
         super().__init__(names, control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
                          lexicon_for=lexicon_for)
@@ -628,7 +634,8 @@ class TableSession(LoggedGame, ClassicSession):
     def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
         super()._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by=by)
         self._latest = max(self._latest, now_ms)
-        self.pending_press, self.questions, self.asking = None, [], None
+        self.pending_press, self.questions, self.asking, self.declared = None, [], None, None
+        self.adjourned = False
         self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
 
     def _append(self, now_ms: int, by: str, event: Any) -> Any:
@@ -637,6 +644,12 @@ class TableSession(LoggedGame, ClassicSession):
         verdicts = super()._append(now_ms, by, event)
         for entry in self._log[n:]:
             self._store_event("entry", {"entry": entry_to_json(entry)}, now_ms)
+        if any(v.kind is VerdictKind.GAME_OVER for v in verdicts):
+            # The result as the log's last word on the game (the state folds to it as well).
+            state = self.state
+            self._store_event("result", {"winners": list(state.winners()), "scores": [p.score for p in state.players],
+                                         "tie_break": state.tie_broken(), "resigned": state.resigned,
+                                         "text": result_text(state)}, now_ms)
         return verdicts
 
     def tick(self, now_ms: int) -> None:
@@ -647,7 +660,17 @@ class TableSession(LoggedGame, ClassicSession):
     def _clock(self, op: str, at: int, player: int | None = None, ms: int | None = None) -> None:
         at = self._at(at)
         if op == "start" or op == "resume":
-            super().resume(at)
+            if self.adjourned and self.clocks is None:
+                self._say("resumed", None, "The game goes on")
+            else:
+                super().resume(at)
+            self.adjourned = False
+        elif op == "adjourn":
+            self.adjourned = True
+            if self.clocks is not None and not self.clocks.paused and any(c.on_move is not None for c in self.clocks.clocks):
+                ClassicSession.pause(self, at)
+            name = " v ".join(p.name for p in self.state.players)
+            self._say("adjourned", None, f"Adjourned: {name}. The game is kept; Start / resume goes on with it")
         elif op == "pause":
             super().pause(at)
         elif op == "press":
@@ -741,6 +764,7 @@ class TableSession(LoggedGame, ClassicSession):
         self.pending_press = None
         self.questions = []
         self.asking = None
+        self.declared = None
         if inferred.questions:  # the move stands; which letter a blank stands for is asked
             self._ask(at, player, list(inferred.questions))
         kinds = [v.kind.value for v in verdicts]
@@ -748,8 +772,58 @@ class TableSession(LoggedGame, ClassicSession):
                 "questions": list(inferred.questions)}
 
     def _no_tiles(self) -> classic.Action:
-        """A turn without tiles: a pass (the board cannot tell it from an exchange)."""
+        """A turn without tiles: an exchange when its player said so on the page, else a pass
+        (the board cannot tell them apart). With private racks only the number is known."""
+        d = self.declared
+        if d is not None and d["player"] == self.state.to_move:
+            return classic.Exchange(BLANK * d["count"])
         return classic.Pass()
+
+    def declare_exchange(self, now_ms: int, count: Any) -> None:
+        """The player on move: "my turn is an exchange of ``count`` tiles" (0: it is not)."""
+        state = self.state
+        if state.over or state.awaiting_racks:
+            raise ActionError("the game is over", 409)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= state.players[state.to_move].rack_size:
+            raise ActionError(f"count: 0 to {state.players[state.to_move].rack_size} tiles")
+        if count and state.bag_size < count:
+            raise ActionError(f"only {state.bag_size} tiles in the bag: no exchange of {count}", 409)
+        self.declared = {"player": state.to_move, "count": count} if count else None
+        self._store_event("declare", {"player": state.to_move, "count": count}, self._at(now_ms))
+        name = state.players[state.to_move].name
+        self._say("declared", state.to_move, f"{name} exchanges {count} tiles: put them back in the bag, "
+                  "draw, and press" if count else f"{name} does not exchange")
+
+    def enter_racks(self, now_ms: int, racks: Any) -> None:
+        """The tiles left on each rack at the end of a game with private racks (one string a
+        player, in seat order; empty for an empty rack)."""
+        if not isinstance(racks, list) or not all(isinstance(r, str) for r in racks):
+            raise ActionError("racks: one string of tiles a player, like [\"AEI\", \"\"] (? for a blank)")
+        if not self.state.awaiting_racks:
+            raise ActionError("the racks are told only when the game is over and the companion asks", 409)
+        verdicts = self._append(now_ms, "admin", Acted(classic.RevealRacks(tuple(r.strip().upper() for r in racks))))
+        if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
+            raise ActionError(verdicts[0].message)
+
+    def resign(self, now_ms: int, player: Any) -> None:
+        """``player`` resigns: the game ends now."""
+        n = len(self.state.players)
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+            raise ActionError(f"player: 0 to {n - 1}")
+        if self.state.over:
+            raise ActionError("the game is over", 409)
+        verdicts = self._append(now_ms, "admin", Acted(classic.Resign(player)))
+        if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
+            raise ActionError(verdicts[0].message, 409)
+
+    def adjourn(self, now_ms: int) -> None:
+        """The game stops for now, its clock paused; it is kept in the log and goes on with
+        Start / resume (after a restart too)."""
+        if self.state.over:
+            raise ActionError("the game is over", 409)
+        if self.adjourned:
+            raise ActionError("the game is adjourned already", 409)
+        self._clock("adjourn", now_ms)
 
     def answer(self, now_ms: int, square: Any, letter: Any, blank: Any = False) -> dict[str, Any]:
         """The players' answer to the open question about ``square``: the tile there (``letter``;
@@ -846,7 +920,7 @@ class TableSession(LoggedGame, ClassicSession):
                 raise CompanionError(
                     f"{self.store.path}: event {e.seq} no longer replays (has the word list changed?); the log is kept")
             if entry.by == "table":
-                self.pending_press, self.questions, self.asking = None, [], None
+                self.pending_press, self.questions, self.asking, self.declared = None, [], None, None
         elif e.kind == "clock":
             op, player = e.payload["op"], e.payload.get("player")
             if op == "press" and self.clocks is None:
@@ -859,6 +933,9 @@ class TableSession(LoggedGame, ClassicSession):
             self._ask(e.at_ms, e.payload["player"], e.payload["questions"], said=e.payload.get("said", False))
             if self.clocks is None:
                 self.pending_press = None
+        elif e.kind == "declare":
+            count = int(e.payload["count"])
+            self.declared = {"player": int(e.payload["player"]), "count": count} if count else None
         elif e.kind == "answer":
             # What the answer settled follows as its own events (the move, or the next question).
             self._say("answer", self.asking.player if self.asking else None,

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from companion.core.board import Board, Coord, Layout, Premium
 from companion.core.move import format_square
 
+from companion.rules.classic import result_text
+
 if TYPE_CHECKING:  # pragma: no cover
     from companion.table.classic import ClassicSession
 
@@ -127,6 +129,10 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "over": state.over,
             "awaiting_racks": state.awaiting_racks,
             "winners": winners,
+            "result": result_text(state) if state.over else None,
+            "resigned": state.resigned,
+            "declared": getattr(session, "declared", None),
+            "adjourned": getattr(session, "adjourned", False),
             "pending": pending,
             "stacking": False,
         },

@@ -23,6 +23,11 @@ Endpoints (also in the README):
     POST /api/answer           {square: "H8", letter: "Ü" | "" (no tile), blank: false}: the answer to the
                                table's question about a square, by the player on move or the organiser
                                (any page at the table: no PIN, as anyone there could set the tile right)
+    POST /api/declare          {count: 3}: the player on move's next turn without tiles is an exchange
+                               of 3 tiles (0: a pass); no PIN
+    POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
+    POST /api/admin/resign     {player: 0}: that player resigns, the game ends
+    POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
     GET  /qr.svg               a QR code of the page's own address
 """
@@ -318,6 +323,24 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
             lambda session, now, d: offered(session, "answer")(now, d.get("square"), d.get("letter"), d.get("blank", False)),
             admin=False,
         )
+
+    @app.post("/api/declare")
+    def declare() -> Response:
+        return admin_action({"count"}, lambda session, now, d: offered(session, "declare_exchange")(now, d.get("count")),
+                            admin=False)
+
+    @app.post("/api/racks")
+    def racks() -> Response:
+        return admin_action({"racks"}, lambda session, now, d: offered(session, "enter_racks")(now, d.get("racks")),
+                            admin=False)
+
+    @app.post("/api/admin/resign")
+    def resign() -> Response:
+        return admin_action({"player"}, lambda session, now, d: offered(session, "resign")(now, d.get("player")))
+
+    @app.post("/api/admin/adjourn")
+    def adjourn() -> Response:
+        return admin_action(set(), lambda session, now, d: offered(session, "adjourn")(now))
 
     # -- downloads --
 

@@ -7,30 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from companion.core.board import Board, Tile, layout_for_grid
-from companion.sim.truth import TruthFrame, reading_of_board, truth_analyser
+from companion.sim.truth import TruthCamera, truth_analyser
 from companion.table.classic import TableSession
 from companion.table.session import ActionError
 from companion.table.store import open_store
 from companion.table.table import Table
-from companion.vision.reading import BoardReading, CellReading
 from companion.web.hub import Hub
 
 WORDS = frozenset({"DÜS", "DÜSE", "SEE"})
-
-
-class Camera:
-    """Frames of the board as it lies; the squares in ``unsure`` read without confidence."""
-
-    def __init__(self) -> None:
-        self.board = Board(layout_for_grid(15))
-        self.unsure: set[tuple[int, int]] = set()
-
-    def read(self) -> TruthFrame:
-        r = reading_of_board(self.board)
-        cells = tuple(CellReading(c.row, c.col, c.kind, c.letter, c.rotation, confidence=0.3)
-                      if (c.row, c.col) in self.unsure else c for c in r.cells)
-        return TruthFrame(BoardReading(r.rows, r.cols, r.corners, cells))
 
 
 class Time:
@@ -46,13 +30,9 @@ def _table(tmp_path, challenge: str = "single"):  # type: ignore[no-untyped-def]
     clock = Time()
     session = TableSession(store, ["Anna", "Ben"], control="tournament", challenge=challenge, tileset="de", seed=3,
                            now_ms=clock(), lexicon_for=lambda tileset: WORDS)
-    camera = Camera()
+    camera = TruthCamera()
     table = Table(Hub(session, now_ms=clock), camera, truth_analyser)
     return store, clock, session, camera, table
-
-
-def _lay(camera: Camera, tiles: dict[tuple[int, int], str]) -> None:
-    camera.board = camera.board.with_tiles([(sq, Tile(letter)) for sq, letter in tiles.items()])
 
 
 def test_the_answered_question_scores_the_move_as_read(tmp_path):
@@ -63,7 +43,7 @@ def test_the_answered_question_scores_the_move_as_read(tmp_path):
     table.handle(table.inbox.get())  # the clock starts
     clock.ms += 30_000
     # DÜS across row 8 from G8; the camera is unsure of the centre's Ü.
-    _lay(camera, {(7, 6): "D", (7, 7): "Ü", (7, 8): "S"})
+    camera.lay({(7, 6): "D", (7, 7): "Ü", (7, 8): "S"})
     camera.unsure = {(7, 7)}
     before = session.clocks.remaining_ms(other, clock())
     table.press(first, clock())
@@ -104,7 +84,7 @@ def test_an_open_question_survives_a_restart_and_no_tile_is_an_answer(tmp_path):
     table.press(1 - first, clock())
     table.handle(table.inbox.get())
     # DÜS laid, and a speck on H9 the camera is unsure of.
-    _lay(camera, {(7, 6): "D", (7, 7): "Ü", (7, 8): "S", (8, 7): "E"})
+    camera.lay({(7, 6): "D", (7, 7): "Ü", (7, 8): "S", (8, 7): "E"})
     camera.unsure = {(8, 7)}
     table.press(first, clock())
     assert table.handle(table.inbox.get())["kind"] == "question"

@@ -15,11 +15,9 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.clock.gpio import BEEPS, Beep, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
-from companion.core.board import Board, Tile, layout_for_grid
-from companion.sim.truth import SimClock, TruthFrame, reading_of_board, truth_analyser
+from companion.sim.truth import SimClock, TruthCamera, truth_analyser
 from companion.table.store import open_store
 from companion.table.table import Table, serve_panel
-from companion.vision.reading import BoardReading, CellReading
 from companion.web.app import create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub
@@ -27,29 +25,6 @@ from companion.web.server import ServerThread
 from tests.web.conftest import PIN
 
 WAIT_S = 20.0  # a guard against a hang: each wait ends as soon as the state shows the change
-
-
-class TruthCamera:
-    """The board as the players left it, read for sure except the ``unsure`` squares."""
-
-    def __init__(self, grid: int = 15) -> None:
-        self.board = Board(layout_for_grid(grid))
-        self.unsure: set[tuple[int, int]] = set()
-
-    def lay(self, tiles: dict[tuple[int, int], str]) -> None:
-        self.board = self.board.with_tiles([(sq, Tile(letter)) for sq, letter in tiles.items()])
-
-    def take_off(self, squares: list[tuple[int, int]]) -> None:
-        self.board = self.board.without(squares)
-
-    def read(self) -> TruthFrame:
-        r = reading_of_board(self.board)
-        cells = tuple(CellReading(c.row, c.col, c.kind, c.letter, c.rotation, confidence=0.3)
-                      if (c.row, c.col) in self.unsure else c for c in r.cells)
-        return TruthFrame(BoardReading(r.rows, r.cols, r.corners, cells))
-
-    def close(self) -> None:
-        pass
 
 
 class SimTable:

@@ -8,10 +8,19 @@ from __future__ import annotations
 import pytest
 
 from companion.table.classic import TableSession
+from tests.web.conftest import PIN
 from tests.web.sim_table import SimTable
-from tests.web.test_browser import PHONE, browser, shot  # noqa: F401 (the browser fixture)
+from tests.web.test_browser import CHROMIUM, PHONE, shot, sync_api
 
 DE_WORDS = frozenset({"DÜS", "DÜSE", "SEE", "DÜSEN"})
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
 
 
 def _phone(browser, url):  # type: ignore[no-untyped-def]
@@ -56,6 +65,138 @@ def test_classic_with_a_camera_question_answered_on_the_page(browser, classic_de
         assert "8G DÜS" in page.inner_text("#history") and "+16" in page.inner_text("#history")
         assert page.locator('#board rect.asked').count() == 0
         assert t.call(lambda s, now: s.history()[-1]["points"]) == 16
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+EN_WORDS = frozenset({"HOUSE", "HOUSES", "BOAT", "AN", "ANT", "QI"})
+
+
+@pytest.fixture
+def classic_en(tmp_path):
+    table = SimTable(tmp_path, lambda store, now: TableSession(
+        store, ["Ann", "Bob"], control="tournament", challenge="single", tileset="en", seed=11, now_ms=now,
+        lexicon_for=lambda tileset: EN_WORDS))
+    yield table
+    table.close()
+
+
+def _login(page) -> None:  # type: ignore[no-untyped-def]
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    page.wait_for_selector("#admin:not([hidden])")
+
+
+def _version(page) -> int:  # type: ignore[no-untyped-def]
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def _rows(page, n: int) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function(f"() => document.querySelectorAll('#history tr').length === {n}")
+
+
+def test_classic_question_exchange_pass_six_scoreless_turns_and_racks_entered(browser, classic_en):
+    t = classic_en
+    context, page, errors = _phone(browser, t.url)
+    try:
+        a = t.call(lambda s, now: s.state.to_move)
+        b = 1 - a
+        names = ["Ann", "Bob"]
+        t.press(b)  # the clock starts: a's runs
+        # a: HOUSE on 8D; the camera cannot make out the E on H8: asked, answered on the page.
+        t.camera.lay({(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"})
+        t.camera.unsure = {(7, 7)}
+        t.press(a, think_ms=30_000)
+        page.wait_for_selector('[data-ask="H8"]')
+        page.fill('[data-ask="H8"] .answer-letter', "E")
+        page.click('[data-ask="H8"] [data-answer="letter"]')
+        _rows(page, 1)
+        t.camera.unsure = set()
+        # b: an exchange of 3, told on the page before the press (the board shows no new tile).
+        page.wait_for_selector("#turn:not([hidden])")
+        page.fill("#exchange-count", "3")
+        page.click("#declare-exchange")
+        page.wait_for_function("() => document.getElementById('declared').textContent.includes('exchange of 3')")
+        t.press(b, think_ms=20_000)
+        _rows(page, 2)
+        # Then passes: a, b, a, b, a: with the exchange, six scoreless turns end the game.
+        for i in range(5):
+            t.press(a if i % 2 == 0 else b, think_ms=5_000)
+            _rows(page, 3 + i)
+        page.wait_for_selector("#racks:not([hidden])")
+        assert "tell the companion the racks left" in page.inner_text("#status")
+        racks = {a: "QZXJKAA", b: "EEEEEEE"}
+        for i in (0, 1):
+            page.fill(f"#rack-{i}", racks[i])
+        page.click("#racks-form button")
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        status = page.inner_text("#status")
+        # a: 24 - 43 (Q10 Z10 X8 J8 K5 A1 A1) = -19; b: 0 - 7 (seven E) = -7: b wins.
+        assert f"{names[b]} wins" in status, status
+        assert page.inner_text(f"#score-{a}") == "-19" and page.inner_text(f"#score-{b}") == "-7"
+        shot(page, "table-classic-end")
+        gcg = t.call(lambda s, now: s.gcg())
+        na, nb = names[a], names[b]
+        expected = "\n".join([
+            "#character-encoding UTF-8",
+            f"#player1 {names[0]} {names[0]}",
+            f"#player2 {names[1]} {names[1]}",
+            "#title Classic Scrabble at the companion's table",
+            "#lexicon en",
+            "#tile-set en",
+            f">{na}: 8D HOUSE +24 24",
+            f">{nb}: -3 +0 0",
+            f">{na}: - +0 24",
+            f">{nb}: - +0 0",
+            f">{na}: - +0 24",
+            f">{nb}: - +0 0",
+            f">{na}: - +0 24",
+            f">{na}: AAJKQXZ (AAJKQXZ) -43 -19",
+            f">{nb}: EEEEEEE (EEEEEEE) -7 -7",
+            f"#note Result: {nb} wins ({names[0]} {[-19, -7][a != 0]}, {names[1]} {[-19, -7][a != 1]})",
+        ])
+        assert gcg.strip() == expected, gcg
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_classic_adjourned_resumed_and_ended_by_resignation(browser, classic_en):
+    t = classic_en
+    context, page, errors = _phone(browser, t.url)
+    try:
+        a = t.call(lambda s, now: s.state.to_move)
+        b = 1 - a
+        names = ["Ann", "Bob"]
+        t.press(b)
+        t.camera.lay({(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"})
+        t.press(a, think_ms=30_000)
+        _rows(page, 1)
+        _login(page)
+        page.click("#adjourn")
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('adjourned')")
+        # Adjourned: the clock stands, and a companion started again finds the game as it was left.
+        assert t.call(lambda s, now: s.clocks.paused)
+        again = TableSession.restore(t.store, lexicon_for=lambda tileset: EN_WORDS)
+        assert again.adjourned and again.clocks.paused and again.history() == t.call(lambda s, now: s.history())
+        t.clock.set(t.clock() + 3_600_000)  # an hour later
+        page.click("#resume")
+        page.wait_for_function("() => !document.getElementById('status').textContent.includes('adjourned')")
+        assert not t.call(lambda s, now: s.clocks.paused)
+        page.select_option("#resigner", str(b))
+        page.click("#resign")
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        assert f"{names[b]} resigned. {names[a]} wins" in page.inner_text("#status")
+        assert "wins" in page.inner_text(f"#players article:nth-child({a + 1})")
+        gcg = t.call(lambda s, now: s.gcg())
+        assert gcg.strip().endswith("\n".join([
+            f">{names[a]}: 8D HOUSE +24 24",
+            f"#note Result: {names[b]} resigned. {names[a]} wins ({names[0]} {[24, 0][a != 0]}, {names[1]} {[24, 0][a != 1]})",
+        ])), gcg
+        # The log's last word on the game is its result.
+        last = t.store.last()
+        assert last.kind == "result" and last.payload["winners"] == [a] and last.payload["resigned"] == b
         assert not errors, errors
     finally:
         context.close()

@@ -88,6 +88,8 @@ function render(next) {
   drawPlayers();
   drawStatus();
   drawQuestion();
+  drawTurn();
+  drawRacks();
   drawBoard();
   drawHouse();
   drawLastMove();
@@ -129,7 +131,8 @@ function drawPlayers() {
 function drawStatus() {
   const g = doc.game, c = doc.clock;
   const parts = [];
-  if (g.over) parts.push("Game over");
+  if (g.over) parts.push(g.result ? `Game over: ${g.result}` : "Game over");
+  if (g.adjourned) parts.push("adjourned");
   else if (g.to_move !== null) parts.push(`${doc.players[g.to_move].name} to play`);
   else if (g.on_move) parts.push(g.on_move.map((i) => `${doc.players[i].name} to play`).join(", "));
   if (g.reason) parts.push(g.reason);
@@ -422,6 +425,48 @@ function drawQuestion() {
   }
 }
 
+// The player on move says their next turn without tiles is an exchange (the board cannot tell).
+function drawTurn() {
+  const g = doc.game;
+  const offered = g.declared !== undefined && !g.over && !g.awaiting_racks && g.to_move !== null && !doc.question;
+  $("turn").hidden = !offered;
+  if (!offered) return;
+  const d = g.declared;
+  $("declared").textContent = d ? `${doc.players[d.player].name}: an exchange of ${d.count} tiles at the next press` :
+    `${doc.players[g.to_move].name}: a turn without tiles is a pass`;
+}
+
+// The end of a game with private racks: the tiles left on each rack, entered here.
+let racksShown = "";
+function drawRacks() {
+  const asked = !!doc.game.awaiting_racks;
+  $("racks").hidden = !asked;
+  const key = asked ? doc.game.id + ":" + doc.players.map((p) => p.rack_size).join(",") : "";
+  if (key === racksShown) return;
+  racksShown = key;
+  const box = $("racks-inputs");
+  box.replaceChildren();
+  if (!asked) return;
+  for (const p of doc.players) {
+    const id = `rack-${p.index}`;
+    box.append(el("label", { for: id }, `${p.name} (${p.rack_size} tiles)`));
+    box.append(el("input", { id, class: "rack", maxlength: "7", autocomplete: "off", autocapitalize: "characters",
+                             placeholder: p.rack_size ? "?".repeat(p.rack_size) : "empty" }));
+  }
+}
+
+async function playerAction(path, data, msg, done) {
+  const m = $(msg);
+  try {
+    await post(path, data);
+    m.textContent = done;
+    m.classList.remove("bad");
+  } catch (err) {
+    m.textContent = err.message;
+    m.classList.add("bad");
+  }
+}
+
 async function answer(data) {
   const m = $("question-msg");
   try {
@@ -484,6 +529,10 @@ function drawAdminChoices() {
   sel.replaceChildren();
   doc.players.forEach((p) => sel.append(el("option", { value: String(p.index) }, p.name)));
   if (current) sel.value = current;
+  const resigner = $("resigner"), was = resigner.value;
+  resigner.replaceChildren();
+  doc.players.forEach((p) => resigner.append(el("option", { value: String(p.index) }, p.name)));
+  if (was) resigner.value = was;
   if (choicesFor === doc.game.id) return;
   choicesFor = doc.game.id;
   const o = doc.options;
@@ -654,6 +703,17 @@ function wireAdmin() {
   $("pause").addEventListener("click", () => action("/api/admin/pause", {}, "Paused."));
   $("resume").addEventListener("click", () => action("/api/admin/resume", {}, "The clock runs."));
   $("undo").addEventListener("click", () => action("/api/admin/undo", {}, "Undone."));
+  $("adjourn").addEventListener("click", () => action("/api/admin/adjourn", {}, "Adjourned: Start / resume goes on."));
+  $("resign").addEventListener("click", () => action("/api/admin/resign", { player: Number($("resigner").value) },
+    "Resigned: the game is over."));
+  $("declare-exchange").addEventListener("click", () => playerAction("/api/declare",
+    { count: Number($("exchange-count").value) }, "turn-msg", "Exchange told: put the tiles back, draw, press."));
+  $("declare-pass").addEventListener("click", () => playerAction("/api/declare", { count: 0 }, "turn-msg", "A pass."));
+  $("racks-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const racks = doc.players.map((p) => $(`rack-${p.index}`).value.trim());
+    playerAction("/api/racks", { racks }, "racks-msg", "Racks told: the game is scored.");
+  });
   for (const b of document.querySelectorAll("[data-decision]")) {
     b.addEventListener("click", () => action("/api/admin/challenge",
       { decision: b.dataset.decision, by: Number($("challenger").value) }, "Challenge decided."));
