@@ -295,6 +295,11 @@ class ClassicSession:
             raise ActionError("by: the number of an opponent of the player who made the play")
         self._append(now_ms, "admin", Acted(classic.Challenge(by), None if decision == "dictionary" else decision))
 
+    def challenge(self, now_ms: int, by: Any) -> None:
+        """A player challenges the last play (its window is open until the next player acts):
+        the house word list decides, the challenge mode says what a failed challenge costs."""
+        self.rule_challenge(now_ms, "dictionary", by)
+
     def undo(self, now_ms: int) -> None:
         undone = {e.event.target for e in self._log if isinstance(e.event, Undone)}
         for entry in reversed(self._log):

@@ -98,10 +98,14 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
         })
     pending = None
     if state.pending is not None:
+        n = len(state.players)
         pending = {
             "player": state.pending.player,
             "words": [w.word.text for w in state.pending.score.words],
             "score": state.pending.score.total,
+            # Who may challenge, and whose action closes the window (the next player's).
+            "challengers": [i for i in range(n) if i != state.pending.player],
+            "closes_with": state.to_move,
         }
     asking = getattr(session, "asking", None)
     question = None

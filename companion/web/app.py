@@ -23,6 +23,7 @@ Endpoints (also in the README):
     POST /api/answer           {square: "H8", letter: "Ü" | "" (no tile), blank: false}: the answer to the
                                table's question about a square, by the player on move or the organiser
                                (any page at the table: no PIN, as anyone there could set the tile right)
+    POST /api/challenge        {by: 1}: that player challenges the last play; the house list decides; no PIN
     POST /api/declare          {count: 3}: the player on move's next turn without tiles is an exchange
                                of 3 tiles (0: a pass); no PIN
     POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
@@ -323,6 +324,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
             lambda session, now, d: offered(session, "answer")(now, d.get("square"), d.get("letter"), d.get("blank", False)),
             admin=False,
         )
+
+    @app.post("/api/challenge")
+    def player_challenge() -> Response:
+        return admin_action({"by"}, lambda session, now, d: offered(session, "challenge")(now, d.get("by")), admin=False)
 
     @app.post("/api/declare")
     def declare() -> Response:

@@ -200,3 +200,64 @@ def test_classic_adjourned_resumed_and_ended_by_resignation(browser, classic_en)
         assert not errors, errors
     finally:
         context.close()
+
+
+HOUSE = {(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"}
+HOUSS = {**HOUSE, (7, 7): "S"}
+
+
+@pytest.mark.parametrize("mode", ["void", "single", "double", "five-points"])
+def test_classic_a_challenge_in_each_mode(browser, tmp_path, mode):
+    t = SimTable(tmp_path, lambda store, now: TableSession(
+        store, ["Ann", "Bob"], control="tournament", challenge=mode, tileset="en", seed=11, now_ms=now,
+        lexicon_for=lambda tileset: EN_WORDS))
+    context, page, errors = _phone(browser, t.url)
+    try:
+        a = t.call(lambda s, now: s.state.to_move)
+        b = 1 - a
+        na, nb = ["Ann", "Bob"][a], ["Ann", "Bob"][b]
+        t.press(b)
+        if mode == "void":
+            # Every word is checked when played: the phony is refused at the press, the clock
+            # goes back to Ann, who sets the board right and presses again.
+            t.camera.lay(HOUSS)
+            t.press(a, think_ms=30_000)
+            page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('HOUSS')")
+            assert t.call(lambda s, now: (s.history(), sorted(s.clocks.on_move()))) == ([], [a])
+            assert page.locator("#challenge-window").is_hidden()
+            t.camera.take_off([(7, 7)])
+            t.camera.lay({(7, 7): "E"})
+            t.press(a, think_ms=10_000)
+            _rows(page, 1)
+            tail = [f">{na}: 8D HOUSE +24 24"]
+        else:
+            t.camera.lay(HOUSS if mode == "single" else HOUSE)
+            t.press(a, think_ms=30_000)
+            _rows(page, 1)
+            # The window is open until Bob acts; Bob challenges from the page.
+            page.wait_for_selector("#challenge-window:not([hidden])")
+            assert f"can be challenged until {nb} acts" in page.inner_text("#challenge-what")
+            page.click(f'[data-challenger="{b}"]')
+            page.wait_for_selector("#challenge-window", state="hidden")
+            if mode == "single":  # the phony comes off; Bob's turn
+                _rows(page, 2)
+                t.camera.take_off(list(HOUSS))
+                t.press(b, think_ms=5_000)
+                tail = [f">{na}: 8D HOUSS +24 24", f">{na}: -- -24 0", f">{nb}: - +0 0"]
+            elif mode == "double":  # HOUSE stands; Bob loses his turn: Ann again
+                assert t.call(lambda s, now: (s.state.to_move, sorted(s.clocks.on_move()))) == (a, [a])
+                t.press(a, think_ms=5_000)
+                tail = [f">{na}: 8D HOUSE +24 24", f">{na}: - +0 24"]
+            else:  # HOUSE stands: 5 points to Ann
+                _rows(page, 2)
+                t.press(b, think_ms=5_000)
+                tail = [f">{na}: 8D HOUSE +24 24", f">{na}: (challenge) +5 29", f">{nb}: - +0 0"]
+        rows = len(tail)
+        _rows(page, rows)
+        gcg = t.call(lambda s, now: s.gcg())
+        events = [line for line in gcg.splitlines() if line.startswith(">")]
+        assert events == tail, gcg
+        assert not errors, errors
+    finally:
+        context.close()
+        t.close()

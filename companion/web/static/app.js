@@ -89,6 +89,7 @@ function render(next) {
   drawStatus();
   drawQuestion();
   drawTurn();
+  drawChallenge();
   drawRacks();
   drawBoard();
   drawHouse();
@@ -434,6 +435,31 @@ function drawTurn() {
   const d = g.declared;
   $("declared").textContent = d ? `${doc.players[d.player].name}: an exchange of ${d.count} tiles at the next press` :
     `${doc.players[g.to_move].name}: a turn without tiles is a pass`;
+}
+
+// The challenge window: the last play, while it can still be challenged, with a button for
+// each player who may challenge it (the house list decides).
+const FAILED = { single: "a failed challenge costs nothing", double: "a failed challenge costs the challenger a turn",
+                 "five-points": "a failed challenge gives the player 5 points a word" };
+let challengeShown = "";
+function drawChallenge() {
+  const p = doc.game.pending;
+  const open = !!p && doc.game.challenge !== "void" && !doc.game.over;
+  $("challenge-window").hidden = !open;
+  const key = open ? JSON.stringify(p) : "";
+  if (key === challengeShown) return;
+  challengeShown = key;
+  const box = $("challenge-buttons");
+  box.replaceChildren();
+  if (!open) return;
+  const who = doc.players[p.player].name;
+  $("challenge-what").textContent = `${who}'s ${p.words.join("/")} (${p.score}) can be challenged until ` +
+    `${doc.players[p.closes_with].name} acts: ${FAILED[doc.game.challenge] || doc.game.challenge}.`;
+  for (const i of p.challengers) {
+    const b = el("button", { type: "button", "data-challenger": String(i) }, `${doc.players[i].name} challenges`);
+    b.addEventListener("click", () => playerAction("/api/challenge", { by: i }, "challenge-msg", "Challenge decided."));
+    box.append(b);
+  }
 }
 
 // The end of a game with private racks: the tiles left on each rack, entered here.
