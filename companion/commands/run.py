@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--config", type=Path, help=f"the configuration file (default {default_path()})")
     p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (no Pi needed)")
+    p.add_argument("--keys", action="store_true",
+                   help="with --mock: presses from the keyboard, one a line (1-4 a player, p pause, r roll, q stop)")
+    p.add_argument("--step", action="store_true",
+                   help="with a folder camera: one photo per player press (the first press shows the first)")
     p.set_defaults(func=run)
 
 
@@ -49,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     return _table(args, load_config(args.config))
 
 
-def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
+def open_camera(cam: CameraConfig, seed: int = 0, step: bool = False) -> Any:
     """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
     synthetic camera's board (one per board at a House table)."""
     from companion.sim.camera import SyntheticSource
@@ -60,6 +64,10 @@ def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
     if cam.source == "device":
         return OpenCVDeviceSource(cam.device)
     if cam.source == "folder":
+        if step:
+            from companion.sim.presses import StepFolder
+
+            return StepFolder(Path(cam.folder).expanduser())
         return FolderSource(Path(cam.folder).expanduser(), loop=True)
     return SyntheticSource(seed=seed, loop=True)
 
@@ -77,10 +85,15 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
     cams = [cfg.camera, cfg.camera2][:game.boards]
     profiles = [_profile(cam) for cam in cams if cam is not None]
     factory = _factory(args)
+    if getattr(args, "keys", False) and factory is None:
+        raise CompanionError("--keys: presses from the keyboard drive the mock pins: add --mock")
+    step = bool(getattr(args, "step", False))
+    if step and any(c is not None and c.source != "folder" for c in cams):
+        raise CompanionError("--step: one photo per press is for a folder camera ([camera] source = \"folder\")")
     with ExitStack() as stack:
         cameras = []
         for i, cam in enumerate(c for c in cams if c is not None):
-            cameras.append(open_camera(cam, seed=i))
+            cameras.append(open_camera(cam, seed=i, step=step))
             stack.callback(cameras[-1].close)
         store = open_store(data_dir())
         stack.callback(store.close)
@@ -127,6 +140,13 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
             table.start(live.stop, each_round)
             stack.callback(table.stop)
 
+        if getattr(args, "keys", False):
+            from companion.sim.presses import keyboard
+
+            advance = (lambda: "; ".join(c.advance() for c in cameras)) if step else None
+            threading.Thread(target=keyboard, args=(sys.stdin, factory, cfg.used_pins().named(), players, live.stop,
+                                                    lambda line: print(line, flush=True), advance),
+                             name="companion-keys", daemon=True).start()
         serve_panel(panel, tables, live.hub, live.stop, lambda line: print(line, flush=True),
                     table_of=session.board_of)
     print("companion: stopped", file=sys.stderr)
