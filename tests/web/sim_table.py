@@ -28,11 +28,11 @@ WAIT_S = 20.0  # a guard against a hang: each wait ends as soon as the state sho
 
 
 class SimTable:
-    def __init__(self, tmp: Path, start: Callable[[Any, int], Any], players: int = 2) -> None:
+    def __init__(self, tmp: Path, start: Callable[[Any, int], Any], players: int = 2, camera: Any = None) -> None:
         self.clock = SimClock(1_000)
         self.store = open_store(tmp)
         self.session = start(self.store, self.clock())
-        self.camera = TruthCamera(getattr(self.session, "grid", 15))
+        self.camera = camera if camera is not None else TruthCamera(getattr(self.session, "grid", 15))
         self.hub = Hub(self.session, now_ms=self.clock).start()
         self.app = create_app(self.hub, auth=Auth(PIN))
         self.server = ServerThread(self.app, self.hub).start()

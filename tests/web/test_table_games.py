@@ -261,3 +261,76 @@ def test_classic_a_challenge_in_each_mode(browser, tmp_path, mode):
     finally:
         context.close()
         t.close()
+
+
+class PhysicalCamera:
+    """The dungeon's board as it lies (tiles face up or down, tokens), read for sure."""
+
+    def __init__(self) -> None:
+        from tests.rules.dungeon_table import PhysicalBoard
+
+        self.board = PhysicalBoard()
+
+    def read(self):  # type: ignore[no-untyped-def]
+        from companion.sim.truth import TruthFrame
+
+        return TruthFrame(self.board.reading())
+
+    def close(self) -> None:
+        pass
+
+
+def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(browser, tmp_path):
+    import random
+
+    from companion.rules import dungeon as rules
+    from companion.table.dungeon import DungeonSession
+    from tests.rules.dungeon_scripts import WORDS, generator
+    from tests.rules.dungeon_table import PhysicalBoard
+
+    first = rules.roll_setup(rules.DEFAULT_OBJECTS, 2, "1")
+    camera = PhysicalCamera()
+    t = SimTable(tmp_path, lambda store, now: DungeonSession(
+        store, first, name="Dora", lexicon_for=lambda ts: WORDS, generator_for=lambda ts: generator(), now_ms=now),
+        players=1, camera=camera)
+    t.call(lambda s, now: setattr(s, "dice", random.Random(0)))  # the dice as the test knows them
+    context, page, errors = _phone(browser, t.url)
+    try:
+        plan = page.inner_text("#dungeon-plan")
+        # The roll button before the set-up stands: a new plan, on the page and in the log.
+        t.press("roll")
+        rolled = rules.roll_setup(rules.DEFAULT_OBJECTS, 2, None, rng=random.Random(0))
+        assert t.call(lambda s, now: s.setup) == rolled != first
+        page.wait_for_function(f"() => document.getElementById('dungeon-plan').innerText !== {plan!r}")
+        assert "The dice are rolled again" in page.inner_text("#verdicts")
+        assert any(line == "roll: rolled: 18 objects, 30 tiles" for line in t.said)
+        # The plan laid out; the press: the set-up stands; the rack entered on the page.
+        camera.board = PhysicalBoard.laid_out(rolled, {sq: "E" for o in rolled.obstacles for sq in o.squares})
+        t.press(0, think_ms=60_000)
+        page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('Draw seven')")
+        _login(page)
+        page.fill("#action-tiles", "CATSEEE")
+        page.click('[data-action="rack"]')
+        page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('Your move')")
+        # A second roll now does nothing: the set-up stands (a double beep, a line).
+        t.press("roll")
+        assert t.said[-1].startswith("roll: ignored: the set-up stands")
+        assert t.call(lambda s, now: s.setup) == rolled
+        # The stopwatch runs from the rack on; the page counts it up.
+        t.clock.set(t.clock() + 65_000)
+        t.call(lambda s, now: s.revision)  # (the hub publishes on the next change; the page counts on its own)
+        page.wait_for_function("() => document.getElementById('clock-0').textContent !== '–'")
+        camera.board.place((0, 0), "CAT")
+        t.press(0, think_ms=5_000)
+        page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('CAT 5')")
+        watch = t.call(lambda s, now: s.watch_view(now))
+        assert watch == {"elapsed_ms": 70_000, "started": True, "running": True, "moves": 1}
+        face = page.inner_text("#clock-0")
+        assert face.startswith("1:1"), face  # 1:10 and counting up
+        # The log keeps the roll and the stopwatch's start and laps: a restart folds them back.
+        again = DungeonSession.restore(t.store, lexicon_for=lambda ts: WORDS, generator_for=lambda ts: generator())
+        assert again.setup == rolled and again.watch_view(t.clock()) == watch
+        assert not errors, errors
+    finally:
+        context.close()
+        t.close()

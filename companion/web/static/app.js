@@ -63,7 +63,8 @@ function remainingMs(player) {
   // Two clocks (Scrabble House): each player's own "running" says whose time runs.
   const runs = c.running !== undefined ? c.running : doc.clock.running && doc.clock.on_move === player.index;
   if (runs) {
-    ms -= Math.max(0, serverNow() - doc.server_time);
+    // A stopwatch (the dungeon's) counts up; a clock counts down.
+    ms += (c.stopwatch ? 1 : -1) * Math.max(0, serverNow() - doc.server_time);
   }
   return ms;
 }
