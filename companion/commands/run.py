@@ -78,7 +78,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
     from companion.table.house import BoardHub
     from companion.lexicon.store import data_dir
     from companion.table.store import open_store
-    from companion.table.games import find_game, resume_or_start
+    from companion.table.games import configuration_note, find_game, resume_or_start
     from companion.table.table import Table, reader_analyser, serve_panel
 
     game = find_game(cfg.game)
@@ -98,6 +98,15 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         store = open_store(data_dir())
         stack.callback(store.close)
         session, clock = resume_or_start(store, start=game.from_config(cfg, store))
+        note = configuration_note(session, cfg)
+        if note is not None:
+            # Never silently: the game in progress goes on (it is in the log); the configuration's
+            # settings are for the next game, which the page's New game starts with them.
+            session.configured = note
+            what = ", ".join(f"{k} {note['settings'][k]!r}" if note["settings"] and k in note["settings"] else k
+                             for k in note["differs"])
+            print(f"companion: the game in progress goes on; the configuration asks for {note['title']} with "
+                  f"other settings ({what}): they apply to the next game (New game on the page)", flush=True)
         # The game in progress (a dungeon started from the page, a House match) has its own
         # tile set and board.
         tileset = session.tileset_name

@@ -372,6 +372,7 @@ class ClassicSession:
         if len({n.casefold() for n in names}) != len(names):
             raise ActionError("two players have the same name")
         label, control_value = time_control(control)
+        self.configured: dict[str, Any] | None = None  # the configuration's next game, when it differs
         if challenge not in [m.value for m in ChallengeMode]:
             raise ActionError(f"challenge: one of {', '.join(m.value for m in ChallengeMode)}")
         if tileset not in TILESETS:

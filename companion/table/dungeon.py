@@ -263,8 +263,7 @@ class DungeonSession(LoggedGame):
             self.rack_entered = None
             raise ActionError(str(exc)) from None
         self.watch.press(0, self._latest)
-        self._say("set-up", f"The dungeon is set: your first word begins at A1. Rack {self.rack_entered}. "
-                  "The stopwatch runs")
+        self._say("set-up", f"The dungeon is set: your first word begins at A1. Rack {self.rack_entered}")
 
     def _move(self, at: int, reading: BoardReading, monsters: dict[Any, str], blanks: dict[Any, str]) -> dict[str, Any]:
         assert self.state is not None

@@ -144,6 +144,14 @@ function drawStatus() {
   else if (!c.started && c.control !== "no clock" && !g.over) parts.push("clock not started");
   parts.push(`bag ${g.bag}`);
   parts.push(c.control);
+  if (g.challenge && g.name === "classic") parts.push(`challenge ${g.challenge}`, `tiles ${g.tileset}`);
+  const next = doc.configured;
+  if (next) {
+    const s = next.settings || {};
+    const said = [next.title, s.control, s.challenge && `challenge ${s.challenge}`, s.tileset && `tiles ${s.tileset}`]
+      .filter(Boolean).join(", ");
+    parts.push(`the configuration asks for the next game: ${said}`);
+  }
   $("status").textContent = parts.join(" · ");
 }
 
@@ -573,7 +581,10 @@ function drawAdminChoices() {
     }
   };
   fill("game", o.games.map((g) => [g.name, g.available ? g.title : `${g.title} (not started from this page)`, !g.available]));
-  fill("control", o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]));
+  const controls = o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]);
+  const configured = doc.configured && doc.configured.settings && doc.configured.settings.control_spec;
+  if (configured) controls.unshift(["configured", `configuration file: ${doc.configured.settings.control}`]);
+  fill("control", controls);
   fill("challenge", o.challenge_modes.map((m) => [m, m]));
   fill("tileset", o.tilesets.map((t) => [t, t]));
   const preset = o.time_controls.find((t) => t.label === doc.clock.control);
@@ -582,6 +593,14 @@ function drawAdminChoices() {
   $("tileset").value = doc.game.tileset;
   $("game").value = doc.game.name;
   $("names").value = doc.players.map((p) => p.name).join("\n");
+  if (doc.configured && doc.configured.game === doc.game.name && doc.configured.settings) {
+    // The form proposes what the configuration file asks of the next game.
+    const s = doc.configured.settings;
+    if (configured) $("control").value = "configured";
+    if (s.challenge) $("challenge").value = s.challenge;
+    if (s.tileset) $("tileset").value = s.tileset;
+    if (s.names) $("names").value = s.names.join("\n");
+  }
   showSettings();
 }
 
@@ -754,7 +773,9 @@ function wireAdmin() {
     e.preventDefault();
     const names = $("names").value.split("\n").map((s) => s.trim()).filter(Boolean);
     const g = chosenGame();
-    const value = { names: () => names.slice(0, g.seats[1]), control: () => $("control").value,
+    const configuredSpec = () => doc.configured && doc.configured.settings && doc.configured.settings.control_spec;
+    const value = { names: () => names.slice(0, g.seats[1]),
+                    control: () => ($("control").value === "configured" ? configuredSpec() : $("control").value),
                     challenge: () => $("challenge").value, tileset: () => $("tileset").value,
                     objects: () => Number($("objects").value), dice: () => Number($("dice").value) };
     const settings = { game: g.name };
