@@ -318,7 +318,7 @@ class House(Game):
     log_kind = "house"
     boards = 2
     seats = (4, 4)
-    challenge_modes = ("void",)
+    challenge_modes = ("void", "consent")  # consent: rule 9, a challenge ends the match
     config_keys = frozenset({"colours"})
     from_page = False  # two cameras: `companion run` with game.boards = 2
 
@@ -326,7 +326,9 @@ class House(Game):
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
               **settings: Any) -> Any:
         names = settings.pop("names", None) or ["Player 1", "Player 2", "Player 3", "Player 4"]
-        options = house_rules.HouseOptions(**{k: settings.pop(k) for k in ("tileset", "colours", "minutes")
+        if "challenge" in settings:
+            settings["challenges"] = settings.pop("challenge") == "consent"
+        options = house_rules.HouseOptions(**{k: settings.pop(k) for k in ("tileset", "colours", "minutes", "challenges")
                                               if k in settings})
         if settings:
             raise ActionError(f"{sorted(settings)[0]}: not a setting of Scrabble House")
@@ -345,7 +347,7 @@ class House(Game):
         minutes = c.stages[0].time_ms / MINUTE_MS
         names = cfg.player_names()
         return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset, colours=cfg.colours,
-                                        minutes=minutes)
+                                        minutes=minutes, challenge=cfg.challenge)
 
 
 @register

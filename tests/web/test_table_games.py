@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from companion.table.classic import TableSession
+from companion.table.store import open_store
 from tests.web.conftest import PIN
 from tests.web.sim_table import SimTable
 from tests.web.test_browser import CHROMIUM, PHONE, shot, sync_api
@@ -334,3 +335,43 @@ def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(brow
     finally:
         context.close()
         t.close()
+
+
+@pytest.mark.parametrize("word,winners", [("RETAINX", [1, 3]), ("RETAINS", [0, 2])])
+def test_house_a_challenge_ends_the_match_as_its_rule_9_says(browser, tmp_path, word, winners):
+    from companion.rules.house import HouseOptions
+    from companion.table.house import HouseSession
+    from companion.web.app import create_app
+    from companion.web.auth import Auth
+    from companion.web.hub import Hub
+    from companion.web.server import ServerThread
+    from tests.table.test_house_session import NAMES, reading_of
+
+    store = open_store(tmp_path)
+    session = HouseSession(store, NAMES, options=HouseOptions(colours=("ivory", "wood"), challenges=True),
+                           lexicon_for=lambda t: frozenset({"RETAINS"}))
+    hub = Hub(session).start()
+    server = ServerThread(create_app(hub, auth=Auth(PIN)), hub).start()
+    context, page, errors = _phone(browser, server.url + "/")
+    try:
+        # Bob starts Ann's clock; Ann lays her word on board 1 and presses: by consent it stands.
+        hub.call(lambda s, now: s.press(0, 1, now))
+        assert hub.call(lambda s, now: s.press(0, 0, now)) == "judge"
+        tiles = {(8 + i, 7): (ch, 0) for i, ch in enumerate(word)}
+        assert hub.call(lambda s, now: s.judge(0, now, reading_of(tiles)))["verdicts"] == ["played"]
+        page.wait_for_selector("#challenge-window:not([hidden])")
+        assert "a challenge ends the match" in page.inner_text("#challenge-what")
+        assert page.locator("[data-challenger]").count() == 2  # Bob and Di, Ann's opponents
+        page.click('[data-challenger="1"]')  # Bob challenges
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        doc = hub.document_json()
+        assert doc["game"]["winners"] == winners and doc["game"]["over"]
+        assert ("not in the word list" in doc["game"]["reason"]) == (word == "RETAINX")
+        # The log keeps the challenge: the match folds back to the same end.
+        again = HouseSession.restore(store, lexicon_for=lambda t: frozenset({"RETAINS"}))
+        assert again.state == hub.call(lambda s, now: s.state)
+        assert not errors, errors
+    finally:
+        context.close()
+        server.stop()
+        store.close()

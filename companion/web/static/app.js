@@ -449,7 +449,8 @@ function drawTurn() {
 // The challenge window: the last play, while it can still be challenged, with a button for
 // each player who may challenge it (the house list decides).
 const FAILED = { single: "a failed challenge costs nothing", double: "a failed challenge costs the challenger a turn",
-                 "five-points": "a failed challenge gives the player 5 points a word" };
+                 "five-points": "a failed challenge gives the player 5 points a word",
+                 consent: "a challenge ends the match: the side the word list proves right wins" };
 let challengeShown = "";
 function drawChallenge() {
   const p = doc.game.pending;
