@@ -663,7 +663,8 @@ class TableSession(LoggedGame, ClassicSession):
 
     # -- clock actions, each logged --
 
-    def _clock(self, op: str, at: int, player: int | None = None, ms: int | None = None) -> None:
+    def _clock(self, op: str, at: int, player: int | None = None, ms: int | None = None,
+               moves: int | None = None) -> None:
         at = self._at(at)
         if op == "start" or op == "resume":
             if self.adjourned and self.clocks is None:
@@ -681,20 +682,27 @@ class TableSession(LoggedGame, ClassicSession):
             super().pause(at)
         elif op == "press":
             assert self.clocks is not None and player is not None
+            before = [[self.clocks.remaining_ms(i, at), self._moves(i)] for i in range(len(self.state.players))]
             self.clocks.press(player, at)
-            self.pending_press = {"player": player, "at": at}
+            self.pending_press = {"player": player, "at": at, "before": before}
         elif op == "sync":
             self._sync_clock(at)
             self.pending_press = None
-        elif op == "credit":
-            # Time the table spent judging is nobody's: given back to the player it was charged to.
-            assert self.clocks is not None and player is not None and ms is not None
-            remaining = self.clocks.remaining_ms(player, at)
-            self.clocks.correct(player, at, "table", "judging a press that ended in a question",
-                                remaining_ms=remaining + ms)
+        elif op == "restore":
+            # A press that ended in a question is undone on the clocks: each player's time and
+            # moves as they were before it (the judging time is nobody's; no increment, delay or
+            # stage is earned by a move not made).
+            assert self.clocks is not None and player is not None and ms is not None and moves is not None
+            self.clocks.correct(player, at, "table", "a press that ended in a question", remaining_ms=ms, moves=moves)
         else:
             raise ValueError(f"unknown clock action {op!r}")
-        self._store_event("clock", {"op": op, "player": player, **({"ms": ms} if ms is not None else {})}, at)
+        more = {k: v for k, v in (("ms", ms), ("moves", moves)) if v is not None}
+        self._store_event("clock", {"op": op, "player": player, **more}, at)
+
+    def _moves(self, player: int) -> int:
+        assert self.clocks is not None
+        c, side = self.clocks.seats[player]
+        return self.clocks.clocks[c].moves(side)
 
     def pause(self, now_ms: int) -> None:
         self._clock("pause", now_ms)
@@ -868,17 +876,17 @@ class TableSession(LoggedGame, ClassicSession):
     def _question(self, at: int, player: int, questions: list[str], said: bool = False,
                   asking: Asking | None = None, asks: Sequence[Ask] = ()) -> dict[str, Any]:
         """The turn is not over: the clock goes back to the player, who answers on the page (a
-        question about squares) or sets the board right and presses again. The time the table
-        took to judge the press is given back to the player it was charged to."""
+        question about squares) or sets the board right and presses again. The press is undone
+        on the clocks: every player's time and moves as before it, so the time the table took to
+        judge it is charged to no one (and no increment is earned by a move not made)."""
         self.asking = replace(asking, asks=tuple(asks)) if asking is not None else None
         self._ask(at, player, questions, said=said)
-        if self.clocks is not None and self.pending_press is not None:
-            charged = sorted(self.clocks.on_move() - {player})
-            spent = at - self.pending_press["at"]
+        if self.clocks is not None and self.pending_press is not None and "before" in self.pending_press:
+            before = self.pending_press["before"]
             self._clock("sync", at)
-            for other in charged:
-                if spent > 0:
-                    self._clock("credit", at, other, spent)
+            for i, (remaining, moves) in enumerate(before):
+                if (self.clocks.remaining_ms(i, at), self._moves(i)) != (remaining, moves):
+                    self._clock("restore", at, i, remaining, moves)
         elif self.clocks is not None:
             self._clock("sync", at)
         self.pending_press = None
@@ -932,7 +940,7 @@ class TableSession(LoggedGame, ClassicSession):
             if op == "press" and self.clocks is None:
                 self.pending_press = {"player": player, "at": self._at(e.at_ms)}
             else:
-                self._clock(op, e.at_ms, player, e.payload.get("ms"))
+                self._clock(op, e.at_ms, player, e.payload.get("ms"), e.payload.get("moves"))
         elif e.kind == "question":
             asking = e.payload.get("asking")
             self.asking = Asking.from_json(asking) if asking is not None else None

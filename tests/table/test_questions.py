@@ -46,6 +46,7 @@ def test_the_answered_question_scores_the_move_as_read(tmp_path):
     camera.lay({(7, 6): "D", (7, 7): "Ü", (7, 8): "S"})
     camera.unsure = {(7, 7)}
     before = session.clocks.remaining_ms(other, clock())
+    mine = session.clocks.remaining_ms(first, clock())
     table.press(first, clock())
     press = table.inbox.get()
     clock.ms += 4_000  # the table takes 4 s to judge the press
@@ -57,6 +58,9 @@ def test_the_answered_question_scores_the_move_as_read(tmp_path):
     # The clock is back with the player; the opponent was charged nothing for the judging.
     assert sorted(session.clocks.on_move()) == [first]
     assert session.clocks.remaining_ms(other, clock()) == before
+    # ... nor the player: the press is undone, no move counted on either side.
+    assert session.clocks.remaining_ms(first, clock()) == mine
+    assert [session._moves(i) for i in (0, 1)] == [0, 0]
     # A letter the question does not allow is refused, and nothing changes.
     with pytest.raises(ActionError):
         session.answer(clock(), "H8", "1")
@@ -92,4 +96,33 @@ def test_an_open_question_survives_a_restart_and_no_tile_is_an_answer(tmp_path):
     assert again.asking is not None and [a.square for a in again.asking.asks] == [(8, 7)]
     assert again.answer(clock(), "H9", "")["kind"] == "move"
     assert (again.history()[-1]["position"], again.history()[-1]["points"]) == ("8G", 16)
+    store.close()
+
+
+def test_with_an_increment_the_answer_counts_one_move_and_one_increment(tmp_path):
+    store = open_store(tmp_path)
+    clock = Time()
+    session = TableSession(store, ["Anna", "Ben"], control="rapid", tileset="de", seed=3, now_ms=clock(),
+                           lexicon_for=lambda tileset: WORDS)
+    camera = TruthCamera()
+    table = Table(Hub(session, now_ms=clock), camera, truth_analyser)
+    first = session.state.to_move
+    table.press(1 - first, clock())
+    table.handle(table.inbox.get())
+    start = session.clocks.remaining_ms(first, clock())
+    clock.ms += 20_000
+    camera.lay({(7, 6): "D", (7, 7): "Ü", (7, 8): "S"})
+    camera.unsure = {(7, 7)}
+    table.press(first, clock())
+    press = table.inbox.get()
+    clock.ms += 3_000  # judging: nobody's time
+    assert table.handle(press)["kind"] == "question"
+    assert session.clocks.remaining_ms(first, clock()) == start - 20_000
+    clock.ms += 7_000  # the answer takes 7 s of Anna's time
+    session.answer(clock(), "H8", "Ü")
+    assert [session._moves(i) for i in (first, 1 - first)] == [1, 0]
+    assert session.clocks.remaining_ms(first, clock()) == start - 27_000 + 5_000  # one increment
+    again = TableSession.restore(store, lexicon_for=lambda tileset: WORDS)
+    assert again.clocks.remaining_ms(first, clock()) == session.clocks.remaining_ms(first, clock())
+    assert again.clocks.remaining_ms(1 - first, clock()) == session.clocks.remaining_ms(1 - first, clock())
     store.close()
