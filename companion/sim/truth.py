@@ -61,9 +61,9 @@ class TruthCamera:
         self.board = Board(layout_for_grid(grid))
         self.unsure: set[tuple[int, int]] = set()
 
-    def lay(self, tiles: dict[tuple[int, int], str]) -> None:
-        """Tiles put down: square -> letter."""
-        self.board = self.board.with_tiles([(sq, Tile(letter)) for sq, letter in tiles.items()])
+    def lay(self, tiles: dict[tuple[int, int], str], blanks: frozenset[tuple[int, int]] = frozenset()) -> None:
+        """Tiles put down: square -> letter (on the squares in ``blanks``, a blank standing for it)."""
+        self.board = self.board.with_tiles([(sq, Tile(letter, sq in blanks)) for sq, letter in tiles.items()])
 
     def take_off(self, squares: list[tuple[int, int]]) -> None:
         self.board = self.board.without(squares)

@@ -45,12 +45,13 @@ from companion.core.gcg import (
 from companion.core.gcg import (
     Withdrawn as GcgWithdrawn,
 )
-from companion.core.move import format_square, notation_of, parse_position, placement_from_notation
+from companion.core.move import PlacedTile, Placement, format_square, notation_of, parse_position, placement_from_notation
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind, result_text
 from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
+from companion.table.computer import Shown, deal, parse_computers
 from companion.table.inference import Ask, answered, infer_move
 from companion.table.session import (
     FEED_KEPT,
@@ -85,6 +86,9 @@ class _Fold:
     history: list[dict[str, Any]] = field(default_factory=list)
     last_move: dict[str, Any] | None = None
     corrections: dict[Coord, int] = field(default_factory=dict)  # square -> seq
+    # Computer seats' racks (seat -> tiles) and the tiles last dealt to each (the page names them).
+    racks: dict[int, list[str]] = field(default_factory=dict)
+    dealt: dict[int, list[str]] = field(default_factory=dict)
 
 
 class ClassicSession:
@@ -414,7 +418,8 @@ class ClassicSession:
             self._say("undo", None, f"Undone: {self._describe(target)}")
             self._sync_clock(now_ms)
             return ()
-        fold = _Fold(self._fold.state, list(self._fold.history), self._fold.last_move, dict(self._fold.corrections))
+        fold = _Fold(self._fold.state, list(self._fold.history), self._fold.last_move, dict(self._fold.corrections),
+                     {k: list(v) for k, v in self._fold.racks.items()}, {k: list(v) for k, v in self._fold.dealt.items()})
         verdicts = self._apply(fold, entry)
         if isinstance(event, Acted) and len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
             # The rules refused: nothing changed but what the players are told.
@@ -610,8 +615,16 @@ class TableSession(LoggedGame, ClassicSession):
     def __init__(self, store: GameStore, names: Sequence[str] = ("Player 1", "Player 2"), *,
                  control: Any = "tournament", challenge: str = "single", tileset: str = "en",
                  seed: int | None = None, now_ms: int = 0,
-                 lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False) -> None:
+                 lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False,
+                 computers: Any = None, generator_for: Callable[[str], Any] | None = None) -> None:
         self.store = store
+        try:
+            self.computers = parse_computers(computers, len(names) if isinstance(names, (list, tuple)) else 0)
+        except ValueError as exc:
+            raise ActionError(str(exc)) from None
+        self._generator_for = generator_for
+        self._generators: dict[str, Any] = {}
+        self._shown: tuple[int, Shown | None] | None = None
         self._replaying = _replaying
         self._latest = now_ms
         self.ref: int | None = None  # the caller's mark for the events stored next
@@ -628,6 +641,10 @@ class TableSession(LoggedGame, ClassicSession):
         self.last_event_wall: int | None = None
         super().__init__(names, control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
                          lexicon_for=lexicon_for)
+        if self.computers:
+            # The move generator built now (its word graph, from the disk cache or built once),
+            # not at the computer's first turn inside the game thread.
+            self._generator(self.state.options.tileset)
 
     # -- the log --
 
@@ -642,7 +659,12 @@ class TableSession(LoggedGame, ClassicSession):
         self._latest = max(self._latest, now_ms)
         self.pending_press, self.questions, self.asking, self.declared = None, [], None, None
         self.adjourned = False
-        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
+        settings: dict[str, Any] = {"control": control}
+        if self.computers:
+            settings["computers"] = {str(k): v for k, v in self.computers.items()}
+        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": settings}, now_ms)
+        if self.computers:
+            self._announce()
 
     def _append(self, now_ms: int, by: str, event: Any) -> Any:
         now_ms = self._at(now_ms)
@@ -650,6 +672,8 @@ class TableSession(LoggedGame, ClassicSession):
         verdicts = super()._append(now_ms, by, event)
         for entry in self._log[n:]:
             self._store_event("entry", {"entry": entry_to_json(entry)}, now_ms)
+        if self.computers and len(self._log) > n:
+            self._announce()
         if any(v.kind is VerdictKind.GAME_OVER for v in verdicts):
             # The result as the log's last word on the game (the state folds to it as well).
             state = self.state
@@ -660,6 +684,147 @@ class TableSession(LoggedGame, ClassicSession):
 
     def tick(self, now_ms: int) -> None:
         super().tick(self._at(now_ms))
+
+    # -- computer seats --
+
+    def new_game(self, now_ms: int, *, computers: Any = None, **settings: Any) -> None:
+        names = settings.get("names") or [p.name for p in self.state.players]
+        before = self.computers
+        try:
+            self.computers = parse_computers(computers, len(names) if isinstance(names, (list, tuple)) else 0)
+        except ValueError as exc:
+            raise ActionError(str(exc)) from None
+        try:
+            super().new_game(now_ms, **settings)
+        except ActionError:
+            self.computers = before
+            raise
+
+    def _replay(self) -> _Fold:
+        fold = super()._replay()
+        self._top_up(fold, len(self._log) - 1)
+        return fold
+
+    def _apply(self, fold: _Fold, entry: LogEntry) -> tuple[Verdict, ...]:
+        if not getattr(self, "computers", None):
+            return super()._apply(fold, entry)
+        self._top_up(fold, entry.seq - 1)
+        verdicts = super()._apply(fold, entry)
+        event = entry.event
+        action = event.action if isinstance(event, Acted) else None
+        for v in verdicts:
+            if v.player not in self.computers:
+                continue
+            rack = fold.racks[v.player]
+            used: list[str] = []
+            if v.kind is VerdictKind.PLAYED and isinstance(action, classic.Play):
+                used = classic.placement_tiles(action.placement)
+            elif v.kind is VerdictKind.EXCHANGED and isinstance(action, classic.Exchange):
+                used = list(action.tiles)
+            for t in used:
+                if t in rack:
+                    rack.remove(t)
+        self._top_up(fold, entry.seq)
+        return verdicts
+
+    def _top_up(self, fold: _Fold, seq: int) -> None:
+        """Each computer seat's rack filled to the size the rules say it holds."""
+        state = fold.state
+        start = self._log[0].event
+        assert isinstance(start, Started)
+        for seat in sorted(self.computers):
+            rack = fold.racks.setdefault(seat, [])
+            need = state.players[seat].rack_size - len(rack)
+            if need > 0:
+                new = deal(state.tileset, state.board, fold.racks, seat, need, f"{start.seed}:{seq}:{seat}")
+                rack.extend(new)
+                rack.sort()
+                fold.dealt[seat] = new
+            elif need < 0:
+                del rack[need:]
+
+    def computer_racks(self) -> dict[int, list[str]]:
+        return {k: list(v) for k, v in self._fold.racks.items()}
+
+    def _generator(self, tileset: str) -> Any:
+        if tileset not in self._generators:
+            if self._generator_for is not None:
+                self._generators[tileset] = self._generator_for(tileset)
+            else:
+                from companion.engine.movegen import generator_for
+
+                self._generators[tileset] = generator_for(tileset, self._lexicon(tileset))
+        return self._generators[tileset]
+
+    def computer_move(self) -> Shown | None:
+        """The move of the computer seat on move, as the page shows it (None: a person is)."""
+        state = self.state
+        seat = state.to_move
+        if seat not in self.computers or state.over or state.awaiting_racks:
+            return None
+        if self._shown is not None and self._shown[0] == len(self._log):
+            return self._shown[1]
+        from companion.engine.player import ComputerPlayer
+
+        start = self._log[0].event
+        assert isinstance(start, Started)
+        player = ComputerPlayer(self._generator(state.options.tileset), self.computers[seat], seed=f"{start.seed}:{seat}")
+        decision = player.decide(state.board, self._fold.racks.get(seat, []), state.bag_size, turn=state.turn,
+                                 exchange_min_bag=state.options.exchange_min_bag)
+        if decision.move is not None:
+            placement = decision.move.placement
+            direction = placement_direction(placement) or Direction.ACROSS
+            position, word = notation_of(state.board, placement, direction)
+            score = classic.score_play(state.board, placement, state.tileset).total
+            shown = Shown(seat, "play", position, word, score,
+                          tuple((t.row, t.col, t.letter, t.blank) for t in placement.tiles))
+        elif decision.exchange:
+            shown = Shown(seat, "exchange", tiles=decision.exchange)
+        else:
+            shown = Shown(seat, "pass")
+        self._shown = (len(self._log), shown)
+        return shown
+
+    def _announce(self) -> None:
+        """The computer's move, said once when it comes on move."""
+        shown = self.computer_move()
+        if shown is None:
+            return
+        name = self.state.players[shown.seat].name
+        if shown.kind == "play":
+            where = ", ".join(f"{format_square((r, c))} {'?' if b else ch}" for r, c, ch, b in shown.squares)
+            self._say("computer", shown.seat, f"{name} plays {shown.position} {shown.word} ({shown.score}): "
+                      f"lay {where}, then press {name}'s button")
+        elif shown.kind == "exchange":
+            self._say("computer", shown.seat, f"{name} exchanges {shown.tiles}: put them back, take the tiles "
+                      "named, press its button")
+        else:
+            self._say("computer", shown.seat, f"{name} passes: press its button")
+
+    def _computer_action(self, inferred: Any) -> tuple[classic.Action | None, list[str]]:
+        """The computer's move checked against the board: the action, or what is not as shown."""
+        shown = self.computer_move()
+        assert shown is not None
+        laid = {t.coord: (BLANK_FACE if t.blank else t.letter) for t in inferred.placement.tiles} \
+            if inferred.placement is not None else {}
+        if shown.kind != "play":
+            if laid:
+                where = " ".join(format_square(c) for c in sorted(laid))
+                return None, [f"the computer {'passes' if shown.kind == 'pass' else 'exchanges'}: take the tiles "
+                              f"off {where}"]
+            return (classic.Pass() if shown.kind == "pass" else classic.Exchange(shown.tiles)), []
+        want = {(r, c): (BLANK_FACE if b else ch) for r, c, ch, b in shown.squares}
+        wrong = []
+        for sq, face in sorted(want.items()):
+            if laid.get(sq) != face:
+                got = laid.get(sq)
+                wrong.append(f"{format_square(sq)} should hold {face}" + (f", not {got}" if got else ""))
+        for sq in sorted(set(laid) - set(want)):
+            wrong.append(f"{format_square(sq)}: no tile of the computer's move goes there")
+        if wrong:
+            return None, [f"the computer plays {shown.position} {shown.word}: " + "; ".join(wrong)]
+        placement = Placement.of(PlacedTile(r, c, ch, b) for r, c, ch, b in shown.squares)
+        return classic.Play(placement), []
 
     # -- clock actions, each logged --
 
@@ -765,11 +930,18 @@ class TableSession(LoggedGame, ClassicSession):
         if inferred.placement is None and inferred.questions:
             return self._question(at, player, list(inferred.questions), asking=asking if inferred.asks else None,
                                   asks=inferred.asks)
-        if inferred.placement is not None:
+        later = list(inferred.questions)  # which letter a blank stands for, asked with the move
+        if state.to_move in self.computers:
+            computed, wrong = self._computer_action(inferred)
+            if computed is None:
+                return self._question(at, player, wrong)
+            action: classic.Action = computed
+            later = []  # the computer knows its blanks' letters
+        elif inferred.placement is not None:
             too_many = over_counts(state.board, inferred.placement, tileset)
             if too_many:
                 return self._question(at, player, too_many)
-            action: classic.Action = classic.Play(inferred.placement)
+            action = classic.Play(inferred.placement)
         else:
             action = self._no_tiles()
         verdicts = self._append(at, "table", _acted(action))
@@ -779,11 +951,11 @@ class TableSession(LoggedGame, ClassicSession):
         self.questions = []
         self.asking = None
         self.declared = None
-        if inferred.questions:  # the move stands; which letter a blank stands for is asked
-            self._ask(at, player, list(inferred.questions))
+        if later:  # the move stands; which letter a blank stands for is asked
+            self._ask(at, player, later)
         kinds = [v.kind.value for v in verdicts]
         return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": kinds,
-                "questions": list(inferred.questions)}
+                "questions": later}
 
     def _no_tiles(self) -> classic.Action:
         """A turn without tiles: an exchange when its player said so on the page, else a pass
@@ -906,7 +1078,8 @@ class TableSession(LoggedGame, ClassicSession):
 
     @classmethod
     def restore(cls, store: GameStore, game: str | None = None, *,
-                lexicon_for: Callable[[str], Container[str]] | None = None) -> TableSession | None:
+                lexicon_for: Callable[[str], Container[str]] | None = None,
+                generator_for: Callable[[str], Any] | None = None) -> TableSession | None:
         """The current game (or ``game``) folded from the log; None when the log has none."""
         game = store.current_game() if game is None else game
         if game is None:
@@ -918,8 +1091,10 @@ class TableSession(LoggedGame, ClassicSession):
         start = entry_from_json(first.payload["entry"])
         ev = start.event
         s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
+                computers=first.payload["settings"].get("computers"),
                 challenge=ev.options.challenge.value, tileset=ev.options.tileset,  # type: ignore[union-attr]
-                seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True)  # type: ignore[union-attr]
+                seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True,  # type: ignore[union-attr]
+                generator_for=generator_for)
         if s.game_id != game:
             raise CompanionError(f"{store.path}: game {game} does not replay to itself")
         s._replay_events(events[1:])

@@ -257,7 +257,7 @@ class Classic(Game):
     view = staticmethod(classic_document)
     log_kind = "entry"
     challenge_modes = tuple(m.value for m in classic_rules.ChallengeMode)
-    settings = ("names", "control", "challenge", "tileset", "seed")
+    settings = ("names", "control", "challenge", "tileset", "seed", "computers")
     config_keys = frozenset({"challenge"})
 
     @classmethod
@@ -266,6 +266,8 @@ class Classic(Game):
         names = settings.pop("names", None) or ["Player 1", "Player 2"]
         if store is not None:
             return TableSession(store, names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
+        if settings.pop("computers", None):
+            raise ActionError("computers: computer seats play at a table with its game log (companion run or serve)")
         return ClassicSession(names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
 
     @classmethod

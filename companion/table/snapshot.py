@@ -117,6 +117,16 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
                       "text": a.text, "empty": "" in a.choices, "blank": "?" in a.choices,
                       "letters": [c for c in a.choices if c not in ("", "?")]} for a in asking.asks],
         }
+    computer = None
+    if getattr(session, "computers", None):
+        shown = session.computer_move()
+        racks = session.computer_racks()
+        dealt = session._fold.dealt
+        computer = {
+            "seats": [{"seat": k, "name": state.players[k].name, "skill": v, "rack": "".join(racks.get(k, [])),
+                       "take": "".join(dealt.get(k, []))} for k, v in sorted(session.computers.items())],
+            "move": shown.to_json() if shown is not None else None,
+        }
     last = session.last_move()
     highlight = [list(s) for s in last["squares"]] if last is not None else []
     return {
@@ -150,6 +160,7 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "asked": [[a["row"], a["col"]] for a in question["asks"]] if question else [],
         },
         "question": question,
+        "computer": computer,
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},
         "last_move": last,

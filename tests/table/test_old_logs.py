@@ -36,7 +36,7 @@ VOLATILE = {"clock", "clocks", "now_ms", "remaining_ms", "elapsed_ms", "at_ms", 
 # squares, the result, the exchange told, the challenge window, the configuration's next game):
 # absent from the expected documents, so not compared.
 ADDED_SINCE = {"question", "asked", "result", "resigned", "declared", "adjourned", "configured", "challengers",
-               "closes_with"}
+               "closes_with", "computer"}
 
 
 def keep(doc):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.core.move import format_square
 from companion.table.classic import TableSession
 from companion.table.store import open_store
 from tests.web.conftest import PIN
@@ -363,3 +364,71 @@ def test_house_a_challenge_ends_the_match_as_its_rule_9_says(phone, tmp_path, wo
     finally:
         server.stop()
         store.close()
+
+
+def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
+    """Ann plays Bob, a computer of skill 3: the page names Bob's rack and his move; the tiles
+    are laid as shown and Bob's button pressed; a tile laid wrong is a question; Ann passes her
+    turns; she resigns after Bob's third move. The GCG holds the moves the page showed."""
+    from companion.engine.movegen import generator_for
+    from companion.lexicon import load_lexicon
+
+    english = generator_for("en", load_lexicon("en"))  # the house list's (built once, before the game)
+    t = SimTable(tmp_path, lambda store, now: TableSession(
+        store, ["Ann", "Bob"], control="tournament", challenge="single", tileset="en", seed=5, now_ms=now,
+        computers={"1": 3}, generator_for=lambda ts: english))
+    try:
+        page = phone(t.url)
+        to_move = t.call(lambda s, now: s.state.to_move)
+        t.press(1 - to_move)  # the clock starts
+        shown_moves: list[str] = []
+        wrong_once = False
+        while len(shown_moves) < 3:
+            if t.call(lambda s, now: s.state.to_move) == 0:
+                t.press(0, think_ms=8_000)  # Ann passes
+                continue
+            page.wait_for_function("() => document.getElementById('computer-move').textContent.includes('Bob ')")
+            racks = page.inner_text("#computer-racks")
+            assert "Bob (skill 3): rack " in racks
+            move = t.call(lambda s, now: s.computer_move())
+            text = page.inner_text("#computer-move")
+            if move.kind != "play":
+                t.press(1, think_ms=3_000)
+                shown_moves.append(move.kind)
+                continue
+            assert f"Bob plays {move.position} {move.word} ({move.score})" in text
+            tiles = {(r, c): ch for r, c, ch, _ in move.squares}
+            blanks = frozenset((r, c) for r, c, _, b in move.squares if b)
+            squares = sorted(tiles)
+            if not wrong_once and len(squares) > 1 and tiles[squares[0]] != tiles[squares[1]]:
+                # Two tiles laid on each other's squares: the camera checks, and asks.
+                a_sq, b_sq = squares[0], squares[1]
+                t.camera.lay({**tiles, a_sq: tiles[b_sq], b_sq: tiles[a_sq]}, blanks=blanks)
+                t.press(1, think_ms=3_000)
+                page.wait_for_function("() => document.getElementById('verdicts').textContent.includes("
+                                       "'the computer plays')")
+                assert f"{format_square(a_sq)} should hold {tiles[a_sq]}" in page.inner_text("#verdicts")
+                assert t.call(lambda s, now: s.state.to_move) == 1
+                t.camera.take_off(squares)
+                wrong_once = True
+            t.camera.lay(tiles, blanks=blanks)
+            t.press(1, think_ms=3_000)
+            rows = t.call(lambda s, now: [h for h in s.history() if h["kind"] == "play"])
+            assert (rows[-1]["position"], rows[-1]["word"], rows[-1]["points"]) == (move.position, move.word,
+                                                                                  move.score)
+            shown_moves.append(f">Bob: {move.position} {move.word} +{move.score}")
+        _login(page)
+        page.select_option("#resigner", "0")
+        page.click("#resign")
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        gcg = t.call(lambda s, now: s.gcg())
+        played = [line.rsplit(" ", 1)[0] for line in gcg.splitlines() if line.startswith(">Bob:") and "+" in line]
+        assert played == [m for m in shown_moves if m.startswith(">")], gcg
+        assert "#note Result: Ann resigned. Bob wins" in gcg
+        assert wrong_once  # (else the misplaced tile was never tried)
+        # The log deals the computer's racks again, tile for tile, after a restart.
+        again = TableSession.restore(t.store, generator_for=lambda ts: english)
+        assert again.computer_racks() == t.call(lambda s, now: s.computer_racks())
+        assert again.history() == t.call(lambda s, now: s.history())
+    finally:
+        t.close()

@@ -90,6 +90,7 @@ function render(next) {
   drawStatus();
   drawQuestion();
   drawTurn();
+  drawComputer();
   drawChallenge();
   drawRacks();
   drawBoard();
@@ -438,7 +439,8 @@ function drawQuestion() {
 // The player on move says their next turn without tiles is an exchange (the board cannot tell).
 function drawTurn() {
   const g = doc.game;
-  const offered = g.declared !== undefined && !g.over && !g.awaiting_racks && g.to_move !== null && !doc.question;
+  const offered = g.declared !== undefined && !g.over && !g.awaiting_racks && g.to_move !== null && !doc.question &&
+    !(doc.computer && doc.computer.move);
   $("turn").hidden = !offered;
   if (!offered) return;
   const d = g.declared;
@@ -606,7 +608,7 @@ function drawAdminChoices() {
 }
 
 // The new-game form shows the settings the chosen game takes (the registry's), no others.
-const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice"];
+const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice", "computers"];
 
 function chosenGame() {
   return doc.options.games.find((g) => g.name === $("game").value) || { settings: [], seats: [1, 4], challenge_modes: [] };
@@ -778,12 +780,46 @@ function wireAdmin() {
     const value = { names: () => names.slice(0, g.seats[1]),
                     control: () => ($("control").value === "configured" ? configuredSpec() : $("control").value),
                     challenge: () => $("challenge").value, tileset: () => $("tileset").value,
-                    objects: () => Number($("objects").value), dice: () => Number($("dice").value) };
+                    objects: () => Number($("objects").value), dice: () => Number($("dice").value),
+                    computers: () => computersAsked() };
     const settings = { game: g.name };
     for (const k of g.settings) if (value[k]) settings[k] = value[k]();
     action("/api/admin/new-game", settings, "New game started.");
   });
   $("game").addEventListener("change", showSettings);
+}
+
+// "2:3, 3:1" (seats from 1, skills 1 to 5) as the server takes it: {"1": 3, "2": 1}.
+function computersAsked() {
+  const out = {};
+  for (const part of $("computers").value.split(/[ ,]+/).filter(Boolean)) {
+    const [seat, skill] = part.split(":").map(Number);
+    out[String(seat - 1)] = skill;
+  }
+  return out;
+}
+
+// The computer seat on move: its move as the players lay it, and the tiles to take for its rack.
+function drawComputer() {
+  const c = doc.computer;
+  $("computer").hidden = !c;
+  if (!c) return;
+  const m = c.move;
+  let text = "";
+  if (m) {
+    const name = doc.players[m.seat].name;
+    if (m.kind === "play") {
+      const where = m.squares.map((q) => `${squareName(q.row, q.col)} ${q.blank ? "blank " + q.letter : q.letter}`).join(", ");
+      text = `${name} plays ${m.position} ${m.word} (${m.score}): lay ${where}, then press ${name}'s button.`;
+    } else if (m.kind === "exchange") {
+      text = `${name} exchanges ${m.tiles}: put them back, take the tiles named below, press its button.`;
+    } else {
+      text = `${name} passes: press its button.`;
+    }
+  }
+  $("computer-move").textContent = text;
+  $("computer-racks").textContent = c.seats.map((s) => `${s.name} (skill ${s.skill}): rack ${s.rack}` +
+    (s.take ? `; take ${s.take} from the supply or the bag` : "")).join(" · ");
 }
 
 async function showPageUrl() {
