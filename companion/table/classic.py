@@ -225,9 +225,12 @@ class ClassicSession:
         challenge: Any = "single",
         tileset: Any = "en",
         seed: Any = None,
+        computers: Any = None,
     ) -> None:
         """A new classic game: this session started again (another game is
         :func:`companion.table.games.new_game`'s)."""
+        if computers:
+            raise ActionError("computers: computer seats play at a table with its game log (companion run or serve)")
         if names is None:
             names = [p.name for p in self.state.players]
         self._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by="admin")
@@ -695,7 +698,7 @@ class TableSession(LoggedGame, ClassicSession):
         except ValueError as exc:
             raise ActionError(str(exc)) from None
         try:
-            super().new_game(now_ms, **settings)
+            super().new_game(now_ms, **settings)  # (the seats are this table's: set above)
         except ActionError:
             self.computers = before
             raise

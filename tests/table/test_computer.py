@@ -34,3 +34,14 @@ def test_the_deal_takes_what_no_one_has_shown_and_is_the_same_again():
     # Every tile but what the board and the racks hold: the deal never names a tile twice over.
     everything = deal(en, board, racks, 2, 200, "x")
     assert Counter(everything) == en.bag() - Counter({"Q": 1, "I": 1, "Z": 1, "X": 1})
+
+
+def test_the_page_s_form_sends_computer_seats_to_every_classic_session():
+    from companion.table.classic import ClassicSession
+    from companion.table.games import new_game
+
+    s = ClassicSession(["Ann", "Bob"], seed=1, lexicon_for=lambda ts: frozenset())
+    new_game(s, 10, names=["Ann", "Bob"], control="blitz", computers={})  # none asked: a new game
+    assert s.control_label == "5 min sudden death"
+    with pytest.raises(ActionError, match="with its game log"):
+        new_game(s, 20, names=["Ann", "Bob"], computers={"1": 3})
