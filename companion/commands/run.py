@@ -47,6 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a game log that cannot be read is moved aside whole (kept, never deleted) and a new "
                    "game begins; without it such a log is refused and left as it is")
     p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (no Pi needed)")
+    p.add_argument("--keys", action="store_true",
+                   help="with --mock: presses from the keyboard, one a line (1-4 a player, p pause, r roll, q stop)")
+    p.add_argument("--step", action="store_true",
+                   help="with a folder camera: one photo per player press (the first press shows the first)")
     p.set_defaults(func=run)
 
 
@@ -131,7 +135,7 @@ def _seen_by_service(cfg: Config, key: str, path: str) -> None:
                              "(ProtectHome=yes): move it to /etc/companion or /var/lib/companion")
 
 
-def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
+def open_camera(cam: CameraConfig, seed: int = 0, step: bool = False) -> Any:
     """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
     synthetic camera's board (one per board at a House table)."""
     from companion.sim.camera import SyntheticSource
@@ -143,6 +147,10 @@ def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
     if cam.source == "device":
         return OpenCVDeviceSource(cam.device, size=cam.size, exposure_ms=cam.exposure_ms)
     if cam.source == "folder":
+        if step:
+            from companion.sim.presses import StepFolder
+
+            return StepFolder(Path(cam.folder).expanduser())
         return FolderSource(Path(cam.folder).expanduser(), loop=True)
     return SyntheticSource(seed=seed, loop=True)
 
@@ -153,7 +161,7 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
     from companion.table.house import BoardHub
     from companion.lexicon.store import data_dir
     from companion.table.store import open_store
-    from companion.table.games import resume_or_start
+    from companion.table.games import configuration_note, resume_or_start
     from companion.table.table import Table, reader_analyser, serve_panel
     from companion.vision.overlay import LatestView
 
@@ -161,10 +169,15 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
     cams = [cam for _, cam in cameras_of(cfg, game.boards)]
     profiles = pre.profiles
     factory = _factory(args)
+    if getattr(args, "keys", False) and factory is None:
+        raise CompanionError("--keys: presses from the keyboard drive the mock pins: add --mock")
+    step = bool(getattr(args, "step", False))
+    if step and any(c is not None and c.source != "folder" for c in cams):
+        raise CompanionError("--step: one photo per press is for a folder camera ([camera] source = \"folder\")")
     with ExitStack() as stack:
         cameras = []
-        for i, cam in enumerate(cams):
-            cameras.append(open_camera(cam, seed=i))
+        for i, cam in enumerate(c for c in cams if c is not None):
+            cameras.append(open_camera(cam, seed=i, step=step))
             stack.callback(cameras[-1].close)
         store = open_store(data_dir(), fresh_log=args.fresh_log)
         stack.callback(store.close)
@@ -175,6 +188,15 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
             from companion.table.publish.publisher import publish_table
 
             stack.callback(publish_table(cfg.venue, store, session, lambda line: print(line, flush=True)).stop)
+        note = configuration_note(session, cfg)
+        if note is not None:
+            # Never silently: the game in progress goes on (it is in the log); the configuration's
+            # settings are for the next game, which the page's New game starts with them.
+            session.configured = note
+            what = ", ".join(f"{k} {note['settings'][k]!r}" if note["settings"] and k in note["settings"] else k
+                             for k in note["differs"])
+            print(f"companion: the game in progress goes on; the configuration asks for {note['title']} with "
+                  f"other settings ({what}): they apply to the next game (New game on the page)", flush=True)
         # The game in progress (a dungeon started from the page, a House match) has its own
         # tile set and board.
         tileset = session.tileset_name
@@ -219,6 +241,13 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
             table.start(live.stop, each_round)
             stack.callback(table.stop)
 
+        if getattr(args, "keys", False):
+            from companion.sim.presses import keyboard
+
+            advance = (lambda: "; ".join(c.advance() for c in cameras)) if step else None
+            threading.Thread(target=keyboard, args=(sys.stdin, factory, cfg.used_pins().named(), players, live.stop,
+                                                    lambda line: print(line, flush=True), advance),
+                             name="companion-keys", daemon=True).start()
         serve_panel(panel, tables, live.hub, live.stop, lambda line: print(line, flush=True),
                     table_of=session.board_of)
     print("companion: stopped", file=sys.stderr)

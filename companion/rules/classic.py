@@ -136,7 +136,15 @@ class RevealRacks:
     racks: tuple[str, ...]
 
 
-Action = Play | Pass | Exchange | Challenge | Accept | TradeBlank | RevealRacks
+@dataclass(frozen=True)
+class Resign:
+    """A player concedes: the game ends at once, the others' scores as they stand, the
+    resigning player last whatever the scores."""
+
+    by: int
+
+
+Action = Play | Pass | Exchange | Challenge | Accept | TradeBlank | RevealRacks | Resign
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,6 +190,7 @@ class ClassicState:
     awaiting_racks: bool = False
     went_out: int | None = None
     turn: int = 0  # turns completed
+    resigned: int | None = None  # the player who resigned the game
 
     @property
     def tileset(self) -> TileSet:
@@ -195,10 +204,18 @@ class ClassicState:
         """The winners once the game is over: most points, then most points before the racks."""
         if not self.over:
             return ()
-        best = max((p.score, p.score - p.end_adjustment) for p in self.players)
-        return tuple(
-            i for i, p in enumerate(self.players) if (p.score, p.score - p.end_adjustment) == best
-        )
+        left = [(i, p) for i, p in enumerate(self.players) if i != self.resigned]
+        best = max((p.score, p.score - p.end_adjustment) for _, p in left)
+        return tuple(i for i, p in left if (p.score, p.score - p.end_adjustment) == best)
+
+    def tie_broken(self) -> bool:
+        """Whether the winner was decided by the tie-break (the points before the racks)."""
+        if not self.over:
+            return False
+        left = [p for i, p in enumerate(self.players) if i != self.resigned]
+        top = max(p.score for p in left)
+        tied = sum(p.score == top for p in left)
+        return tied > 1 and len(self.winners()) < tied
 
 
 class VerdictKind(str, Enum):
@@ -323,6 +340,8 @@ def apply(state: ClassicState, action: Action, lexicon: Container[str]) -> Outco
         return _refuse(state, "The game is over: tell the companion the tiles left on each rack")
     if isinstance(action, RevealRacks):
         return _reveal_racks(state, action)
+    if isinstance(action, Resign):
+        return _resign(state, action)
     if isinstance(action, Challenge):
         return _challenge(state, action, lexicon)
     if isinstance(action, TradeBlank):
@@ -667,6 +686,38 @@ def _settle(
     names = " and ".join(state.players[i].name for i in state.winners())
     scores = ", ".join(f"{p.name} {p.score}" for p in state.players)
     return state, verdicts + (Verdict(VerdictKind.GAME_OVER, state.to_move, f"Game over: {scores}. Winner: {names}"),)
+
+
+def _resign(state: ClassicState, action: Resign) -> Outcome:
+    if not 0 <= action.by < len(state.players):
+        return _refuse(state, "Only a player of the game can resign it")
+    # A play still open to challenge stands: the game ends as the board lies.
+    state = replace(state, pending=None, over=True, awaiting_racks=False, resigned=action.by)
+    name = state.players[action.by].name
+    names = " and ".join(state.players[i].name for i in state.winners())
+    scores = ", ".join(f"{p.name} {p.score}" for p in state.players)
+    return Outcome(state, (Verdict(VerdictKind.GAME_OVER, action.by,
+                                   f"{name} resigns. Game over: {scores}. Winner: {names}"),))
+
+
+def result_text(state: ClassicState) -> str:
+    """The end of the game in words: who won, by what scores, and how a tie was broken."""
+    if not state.over:
+        return ""
+    winners = state.winners()
+    names = [p.name for p in state.players]
+    scores = ", ".join(f"{p.name} {p.score}" for p in state.players)
+    if len(winners) > 1:
+        who = " and ".join(names[i] for i in winners)
+        text = f"{who} tie ({scores})"
+    else:
+        text = f"{names[winners[0]]} wins ({scores})"
+    if state.tie_broken():
+        text += ": the tie is broken by the points before the racks"
+    if state.resigned is not None:
+        text = f"{names[state.resigned]} resigned. " + text
+    return text
+
 
 
 def _reveal_racks(state: ClassicState, action: RevealRacks) -> Outcome:

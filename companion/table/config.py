@@ -293,7 +293,9 @@ def parse_config(text: str, name: str = "config") -> Config:
         names = [" ".join(n.split()) for n in names]
         if len({n.casefold() for n in names}) != len(names):
             raise CompanionError(f"{name}: game.names: two players have the same name")
-    challenge = r.choice(game, "game.challenge", "single", CHALLENGES)
+    # The chosen game's challenge modes (Scrabble House: void, or consent, its rule 9).
+    modes = tuple(chosen.challenge_modes) or CHALLENGES
+    challenge = r.choice(game, "game.challenge", "single" if "single" in modes else modes[0], modes)
     return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
                   tileset, camera, web, None if names is None else tuple(names), challenge,
                   (colours[0].strip(), colours[1].strip()), camera2, chosen.name, _venue(r, doc))

@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.core.board import Board, Coord, Layout, Premium
+from companion.core.move import format_square
+
+from companion.rules.classic import result_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from companion.table.classic import ClassicSession
@@ -95,10 +98,34 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
         })
     pending = None
     if state.pending is not None:
+        n = len(state.players)
         pending = {
             "player": state.pending.player,
             "words": [w.word.text for w in state.pending.score.words],
             "score": state.pending.score.total,
+            # Who may challenge, and whose action closes the window (the next player's).
+            "challengers": [i for i in range(n) if i != state.pending.player],
+            "closes_with": state.to_move,
+        }
+    asking = getattr(session, "asking", None)
+    question = None
+    if asking is not None and asking.asks:
+        # The squares asked about, marked on the board; each with the answers it allows.
+        question = {
+            "player": asking.player,
+            "asks": [{"square": format_square(a.square), "row": a.square[0], "col": a.square[1], "kind": a.kind,
+                      "text": a.text, "empty": "" in a.choices, "blank": "?" in a.choices,
+                      "letters": [c for c in a.choices if c not in ("", "?")]} for a in asking.asks],
+        }
+    computer = None
+    if getattr(session, "computers", None):
+        shown = session.computer_move()
+        racks = session.computer_racks()
+        dealt = session._fold.dealt
+        computer = {
+            "seats": [{"seat": k, "name": state.players[k].name, "skill": v, "rack": "".join(racks.get(k, [])),
+                       "take": "".join(dealt.get(k, []))} for k, v in sorted(session.computers.items())],
+            "move": shown.to_json() if shown is not None else None,
         }
     last = session.last_move()
     highlight = [list(s) for s in last["squares"]] if last is not None else []
@@ -116,6 +143,10 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "over": state.over,
             "awaiting_racks": state.awaiting_racks,
             "winners": winners,
+            "result": result_text(state) if state.over else None,
+            "resigned": state.resigned,
+            "declared": getattr(session, "declared", None),
+            "adjourned": getattr(session, "adjourned", False),
             "pending": pending,
             "stacking": False,
         },
@@ -126,7 +157,10 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "corrected": [list(c) for c in sorted(session.corrected_squares())],
             # Another game's preview (the explosion a play would set off): squares and a label.
             "preview": session.preview,
+            "asked": [[a["row"], a["col"]] for a in question["asks"]] if question else [],
         },
+        "question": question,
+        "computer": computer,
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},
         "last_move": last,
