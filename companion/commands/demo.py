@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     p.add_argument("game", nargs="?", type=Path, help="a GCG file (default: a real game if present, else the built-in one)")
+    p.add_argument("--game", dest="rules", choices=("classic", "scrabble3"), default="classic",
+                   help="the game the record is (scrabble3: a Scrabble III record, docs/scrabble3.md; "
+                   "default: the built-in Scrabble III game)")
     p.add_argument("--delay", type=float, default=None, help="seconds to wait after each move (default 0; 2 with --serve)")
     p.add_argument("--boards", action="store_true", help="print the board after every move, not only at the end")
     p.add_argument(
@@ -184,6 +187,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _table(args: argparse.Namespace) -> int:
     """The recorded game played at a simulated table through the whole table loop."""
+    if args.rules == "scrabble3":
+        return _scrabble3_table(args)
     from companion.sim.tabledemo import Demo, write_summary
     from companion.sim.record import names_of
 
@@ -228,6 +233,50 @@ def _table(args: argparse.Namespace) -> int:
         if args.summary is not None:
             write_summary(args.summary, final)
         print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
+    finally:
+        demo.close()
+    return 0
+
+
+def _scrabble3_table(args: argparse.Namespace) -> int:
+    """A Scrabble III record played at the simulated table (companion/sim/scrabble3demo.py)."""
+    from companion.sim.record import names_of
+    from companion.sim.scrabble3demo import Scrabble3Demo, sample_record
+
+    if args.game is not None:
+        source, record = str(args.game), read_record(args.game)
+    else:
+        source, record = sample_record()
+    trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
+    demo = Scrabble3Demo(record, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
+                         sim_time=args.sim_time, trace=trace)
+    try:
+        say = lambda line: print(line, flush=True)  # noqa: E731
+        print(f"ready {demo.resumed_at}", flush=True)
+        if args.headless:
+            from companion.web.hub import Hub
+
+            hub = Hub(demo.session, now_ms=demo.clock)
+            demo.play(hub, demo.table(hub), say=say)
+            final = demo.summary(hub)
+        else:
+            from companion.commands.serve import serving
+
+            with serving(demo.session, args, now_ms=demo.clock) as live:
+                print(f"Playing {source} at the table (game log in {demo.data_dir})", flush=True)
+                demo.play(live.hub, demo.table(live.hub), say=say)
+                final = demo.summary(live.hub)
+                print("Game over" if final["over"] else "End of the record", flush=True)
+                if not live.stop.is_set():
+                    if args.linger is None:
+                        print("companion: still serving the page; Ctrl-C stops", flush=True)
+                    live.wait(args.linger)
+        if args.summary is not None:
+            from companion.sim.tabledemo import write_summary
+
+            write_summary(args.summary, final)
+        print("final " + ", ".join(str(x) for x in final["scores"]) + "; PPT " + ", ".join(str(x) for x in final["ppt"]),
+              flush=True)
     finally:
         demo.close()
     return 0
