@@ -15,6 +15,7 @@ import argparse
 import time
 from importlib import resources
 from pathlib import Path
+from typing import Any, Callable
 
 from companion.core.gcg import describe, read_record
 from companion.core.gcg import GameRecord, decode_gcg, parse_gcg
@@ -189,7 +190,7 @@ def _table(args: argparse.Namespace) -> int:
     """The recorded game played at a simulated table through the whole table loop."""
     if args.rules == "scrabble3":
         return _scrabble3_table(args)
-    from companion.sim.tabledemo import Demo, write_summary
+    from companion.sim.tabledemo import Demo
     from companion.sim.record import names_of
 
     if args.pace is None:
@@ -208,6 +209,15 @@ def _table(args: argparse.Namespace) -> int:
     trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
     demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
                 sim_time=args.sim_time, hands_every=args.hands, trace=trace)
+    final = _drive(demo, source, args, lambda hub, table, stop, say: demo.play(
+        hub, table, pace_s=args.pace, stop=stop, say=say))
+    print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
+    return 0
+
+
+def _drive(demo: Any, source: str, args: argparse.Namespace, play: Callable[..., Any]) -> dict[str, Any]:
+    """A demo game played at the simulated table, headless or on the live page; its summary
+    (written to ``--summary`` when asked)."""
     try:
         say = lambda line: print(line, flush=True)  # noqa: E731
         print(f"ready {demo.resumed_at}", flush=True)
@@ -215,15 +225,14 @@ def _table(args: argparse.Namespace) -> int:
             from companion.web.hub import Hub
 
             hub = Hub(demo.session, now_ms=demo.clock)
-            demo.play(hub, demo.table(hub), pace_s=args.pace, say=say)
+            play(hub, demo.table(hub), None, say)
             final = demo.summary(hub)
         else:
             from companion.commands.serve import serving
 
             with serving(demo.session, args, now_ms=demo.clock) as live:
                 print(f"Playing {source} at the table (game log in {demo.data_dir})", flush=True)
-                demo.play(live.hub, demo.table(live.hub), pace_s=args.pace,
-                          stop=live.stop, say=say)
+                play(live.hub, demo.table(live.hub), live.stop, say)
                 final = demo.summary(live.hub)
                 print("Game over" if final["over"] else "End of the record", flush=True)
                 if not live.stop.is_set():
@@ -231,11 +240,12 @@ def _table(args: argparse.Namespace) -> int:
                         print("companion: still serving the page; Ctrl-C stops", flush=True)
                     live.wait(args.linger)
         if args.summary is not None:
+            from companion.sim.tabledemo import write_summary
+
             write_summary(args.summary, final)
-        print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
     finally:
         demo.close()
-    return 0
+    return final
 
 
 def _scrabble3_table(args: argparse.Namespace) -> int:
@@ -250,35 +260,9 @@ def _scrabble3_table(args: argparse.Namespace) -> int:
     trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
     demo = Scrabble3Demo(record, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
                          sim_time=args.sim_time, trace=trace)
-    try:
-        say = lambda line: print(line, flush=True)  # noqa: E731
-        print(f"ready {demo.resumed_at}", flush=True)
-        if args.headless:
-            from companion.web.hub import Hub
-
-            hub = Hub(demo.session, now_ms=demo.clock)
-            demo.play(hub, demo.table(hub), say=say)
-            final = demo.summary(hub)
-        else:
-            from companion.commands.serve import serving
-
-            with serving(demo.session, args, now_ms=demo.clock) as live:
-                print(f"Playing {source} at the table (game log in {demo.data_dir})", flush=True)
-                demo.play(live.hub, demo.table(live.hub), say=say)
-                final = demo.summary(live.hub)
-                print("Game over" if final["over"] else "End of the record", flush=True)
-                if not live.stop.is_set():
-                    if args.linger is None:
-                        print("companion: still serving the page; Ctrl-C stops", flush=True)
-                    live.wait(args.linger)
-        if args.summary is not None:
-            from companion.sim.tabledemo import write_summary
-
-            write_summary(args.summary, final)
-        print("final " + ", ".join(str(x) for x in final["scores"]) + "; PPT " + ", ".join(str(x) for x in final["ppt"]),
-              flush=True)
-    finally:
-        demo.close()
+    final = _drive(demo, source, args, lambda hub, table, stop, say: demo.play(hub, table, say=say))
+    print("final " + ", ".join(str(x) for x in final["scores"]) + "; PPT " + ", ".join(str(x) for x in final["ppt"]),
+          flush=True)
     return 0
 
 
