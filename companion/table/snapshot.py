@@ -72,6 +72,23 @@ def squares_json(
     return out
 
 
+def words_json(words: Any, value: Any, premium: Any) -> list[dict[str, Any]]:
+    """The words of a play as the page breaks them down: each letter with its value and the
+    premium under it (new tiles only), the letter sum, the multiplier, the score. ``value(tile,
+    word)`` and ``premium(square)`` are the game's (Scrabble III caps small words' letters and
+    gives no premium again under a picked-off tile)."""
+    out = []
+    for w in words:
+        letters = []
+        for sq, tile, new in zip(w.word.squares, w.word.tiles, w.word.new):
+            p = premium(sq) if new else None
+            letters.append({"letter": tile.letter, "blank": tile.blank, "value": value(tile, w.word),
+                            "premium": p.name if p is not None and p.name != "NONE" else None})
+        out.append({"word": w.word.text, "gcg": w.word.gcg, "letters": letters,
+                    "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
+    return out
+
+
 def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
     """The classic game: board, players with scores and clocks, the last move, verdicts, history."""
 
