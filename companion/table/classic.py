@@ -63,6 +63,7 @@ from companion.table.session import (
     LoggedGame,
     time_control,
 )
+from companion.table.snapshot import words_json
 from companion.table.store import GameStore, StoredEvent, entry_from_json, entry_to_json
 from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
 
@@ -501,19 +502,8 @@ class ClassicSession:
                     direction = main.word.direction if main is not None else Direction.ACROSS
                 position, word = notation_of(before.board, placement, direction)
                 tileset = before.tileset
-                words = []
-                for w in v.score.words:
-                    letters = []
-                    for sq, tile, new in zip(w.word.squares, w.word.tiles, w.word.new):
-                        premium = before.board.layout.premium(sq) if new else None
-                        letters.append({
-                            "letter": tile.letter,
-                            "blank": tile.blank,
-                            "value": tileset.value(tile.letter, tile.blank),
-                            "premium": premium.name if premium is not None and premium.name != "NONE" else None,
-                        })
-                    words.append({"word": w.word.text, "gcg": w.word.gcg, "letters": letters,
-                                  "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
+                words = words_json(v.score.words, lambda sq, t, w: tileset.value(t.letter, t.blank),
+                                   before.board.layout.premium)
                 row = add(v.player, "play", v.points, position=position, word=word, words=words,
                           bonus=v.score.bonus, squares=[list(c) for c in placement.coords])
                 fold.last_move = row

@@ -10,15 +10,12 @@ Everything here is a pure function of what it is given: no clock, no lock, no re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.core.board import Board, Coord, Layout, Premium
 from companion.core.move import format_square
 
 from companion.rules.classic import result_text
-
-if TYPE_CHECKING:  # pragma: no cover
-    from companion.table.classic import ClassicSession
 
 SCHEMA = 1
 VERDICTS_SHOWN = 40
@@ -75,7 +72,26 @@ def squares_json(
     return out
 
 
-def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
+def words_json(words: Any, value: Any, premium: Any) -> list[dict[str, Any]]:
+    """The words of a play as the page breaks them down: each letter with its value and the
+    premium under it (new tiles only), the letter sum, the multiplier, the score. ``value(square,
+    tile, word)`` (a core.words.LetterValue) and ``premium(square)`` are the game's (Scrabble III caps small words' letters and
+    gives no premium again under a picked-off tile)."""
+    out = []
+    for w in words:
+        letters = []
+        for sq, tile, new in zip(w.word.squares, w.word.tiles, w.word.new):
+            p = premium(sq) if new else None
+            letters.append({"letter": tile.letter, "blank": tile.blank, "value": value(sq, tile, w.word),
+                            "premium": p.name if p is not None and p.name != "NONE" else None})
+        out.append({"word": w.word.text, "gcg": w.word.gcg, "letters": letters,
+                    "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
+    return out
+
+
+# ``session`` is a table.classic.ClassicSession; not imported, even for type checking, since the
+# session imports this module's words_json (the layers contract counts that as a cycle).
+def classic_document(session: Any, now_ms: int) -> dict[str, Any]:
     """The classic game: board, players with scores and clocks, the last move, verdicts, history."""
 
     state = session.state

@@ -131,6 +131,7 @@ function drawPlayers() {
       if (p.conceded) notes.push("conceded");
     } else if (p.rack !== null) notes.push(`rack ${p.rack || "empty"} (${p.end_adjustment >= 0 ? "+" : ""}${p.end_adjustment})`);
     else notes.push(`${p.rack_size} tiles`);
+    if (p.ppt !== undefined) notes.push(`PPT ${p.ppt}`);
     if (p.winner) notes.push("wins");
     card.append(el("div", { class: "note" }, notes.join(" · ")));
     box.append(card);
@@ -407,7 +408,14 @@ function drawLastMove() {
     line += ` = ${w.score}`;
     list.append(el("li", {}, line));
   }
-  if (m.bonus) list.append(el("li", {}, `all tiles: +${m.bonus}`));
+  if (m.bonuses) {  // Scrabble III: each bonus apart
+    const b = m.bonuses;
+    if (b.big_play) list.append(el("li", {}, `big play: +${b.big_play}`));
+    if (b.stretch) list.append(el("li", {}, `stretch${m.stretched_by ? " by " + m.stretched_by : ""}: +${b.stretch}`));
+    if (b.jqxz) list.append(el("li", {}, `JQXZ: +${b.jqxz}`));
+    if (b.capped) list.append(el("li", {}, `small-word cap: −${b.capped} (already taken off above)`));
+    if (m.pick_off && m.pick_off.length) list.append(el("li", {}, `picked off ${m.pick_off.join(" ")}`));
+  } else if (m.bonus) list.append(el("li", {}, `all tiles: +${m.bonus}`));
   box.append(list);
 }
 
