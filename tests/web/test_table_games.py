@@ -79,6 +79,8 @@ def test_classic_with_a_camera_question_answered_on_the_page(phone, classic_de):
 
 
 EN_WORDS = frozenset({"HOUSE", "HOUSES", "BOAT", "AN", "ANT", "QI"})
+HOUSE = {(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"}  # 8D HOUSE, 24
+HOUSS = {**HOUSE, (7, 7): "S"}
 
 
 @pytest.fixture
@@ -86,6 +88,13 @@ def classic_en(tmp_path):
     table = _classic(tmp_path, ["Ann", "Bob"], "en", EN_WORDS, seed=11)
     yield table
     table.close()
+
+
+def _started(t: SimTable) -> tuple[int, int]:
+    """The clock started by the button of the player not on move: (the player on move, the other)."""
+    a = t.call(lambda s, now: s.state.to_move)
+    t.press(1 - a)
+    return a, 1 - a
 
 
 def _login(page) -> None:  # type: ignore[no-untyped-def]
@@ -105,12 +114,10 @@ def _rows(page, n: int) -> None:  # type: ignore[no-untyped-def]
 def test_classic_question_exchange_pass_six_scoreless_turns_and_racks_entered(phone, classic_en):
     t = classic_en
     page = phone(t.url)
-    a = t.call(lambda s, now: s.state.to_move)
-    b = 1 - a
+    a, b = _started(t)
     names = ["Ann", "Bob"]
-    t.press(b)  # the clock starts: a's runs
     # a: HOUSE on 8D; the camera cannot make out the E on H8: asked, answered on the page.
-    t.camera.lay({(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"})
+    t.camera.lay(HOUSE)
     t.camera.unsure = {(7, 7)}
     t.press(a, think_ms=30_000)
     page.wait_for_selector('[data-ask="H8"]')
@@ -167,11 +174,9 @@ def test_classic_question_exchange_pass_six_scoreless_turns_and_racks_entered(ph
 def test_classic_adjourned_resumed_and_ended_by_resignation(phone, classic_en):
     t = classic_en
     page = phone(t.url)
-    a = t.call(lambda s, now: s.state.to_move)
-    b = 1 - a
+    a, b = _started(t)
     names = ["Ann", "Bob"]
-    t.press(b)
-    t.camera.lay({(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"})
+    t.camera.lay(HOUSE)
     t.press(a, think_ms=30_000)
     _rows(page, 1)
     _login(page)
@@ -200,8 +205,6 @@ def test_classic_adjourned_resumed_and_ended_by_resignation(phone, classic_en):
     assert last.kind == "result" and last.payload["winners"] == [a] and last.payload["resigned"] == b
 
 
-HOUSE = {(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"}
-HOUSS = {**HOUSE, (7, 7): "S"}
 
 
 @pytest.mark.parametrize("mode", ["void", "single", "double", "five-points"])
