@@ -80,17 +80,19 @@ class Panel:
         self.buzzer: Any = None
         self._blinking: set[int] = set()
         self._current = ""
+        skipped: list[str] = []
         try:
-            with warnings.catch_warnings():
-                # Each backend gpiozero tries and skips is a warning; the error, if any, says it.
-                warnings.simplefilter("ignore", PinFactoryFallback)
-                self._build(pins, pin_factory)
+            with warnings.catch_warnings(record=True) as caught:
+                # Each backend gpiozero tries and skips is a warning ("Falling back from lgpio:
+                # why"): kept, since lgpio's reason is the one the user needs when none loads.
+                warnings.simplefilter("always", PinFactoryFallback)
+                try:
+                    self._build(pins, pin_factory)
+                finally:
+                    skipped = [str(w.message) for w in caught if issubclass(w.category, PinFactoryFallback)]
         except BadPinFactory:
             self.close()
-            raise CompanionError(
-                "GPIO: no pins here: a Raspberry Pi with lgpio is needed (pip install "
-                "'companion[pi]'); `companion run --mock` runs without"
-            ) from None
+            raise CompanionError(_no_pins(skipped)) from None
         except GPIOZeroError as exc:
             self.close()
             raise CompanionError(f"GPIO: cannot use the {self._current}: {exc}") from None
@@ -140,6 +142,18 @@ class Panel:
         for device in [*self.buttons.values(), *self.leds, self.buzzer]:
             if device is not None:
                 device.close()
+
+
+def _no_pins(skipped: list[str]) -> str:
+    """One line for "no pin library loaded": lgpio's own reason when it was there and failed
+    (on a Pi 5 under systemd, a read-only working directory for its pipes: gpiozero issue
+    1106), the missing package only when that is what it was."""
+    lgpio = next((s.split(":", 1)[1].strip() for s in skipped if s.startswith("Falling back from lgpio:")), None)
+    if lgpio is None or "No module named 'lgpio'" in lgpio:
+        return ("GPIO: no pins here: a Raspberry Pi with lgpio is needed (apt install python3-lgpio, or "
+                "sudo make install); `companion run --mock` runs without")
+    return (f"GPIO: lgpio cannot start: {' '.join(lgpio.split())[:200]} (it needs /dev/gpiochip*, the gpio "
+            "group, and a writable working directory or $LG_WD: see docs/pi.md)")
 
 
 class ClockDriver:

@@ -32,6 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--grid", type=int, choices=(15, 21), help="15 or 21 squares (default: the profile's, else 15)")
     p.add_argument("--set", dest="set_name", default="default", help="with --layout alphabet or backs: the name of these tiles' set")
     p.add_argument("--profile", type=Path, help="an existing profile to extend")
+    p.add_argument("--overlay", type=Path,
+                   help="also write the photo read with the new profile, the grid and readings drawn over it (.png)")
     p.set_defaults(func=run)
 
 
@@ -63,4 +65,11 @@ def run(args: argparse.Namespace) -> int:
         said = f"the letters and the blank of set {args.set_name!r} learned, colour {rgb}"
     save_profile(profile, args.out)
     print(f"{args.out}: {said}")
+    if args.overlay is not None:
+        # What the table will see with this profile: the grid it fixed, every square read.
+        from companion.vision.overlay import read_and_draw, summary, write_image
+
+        picture, reading = read_and_draw(image, tileset=profile.tileset, grid=profile.grid, profile=profile)
+        write_image(args.overlay, picture)
+        print(f"{args.overlay}: {summary(reading) if reading is not None else 'no board found'}")
     return 0

@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds to keep serving the page after the last move (default: until Ctrl-C)")
     p.add_argument("--referee", action="store_true",
                    help="only referee the record and print it (the demo before the table existed)")
-    p.add_argument("--game", dest="game_name", choices=("classic", "stacking"), default="classic",
-                   help="classic: a recorded game (the default); stacking: three computer players play the "
+    p.add_argument("--game", dest="game_name", choices=("classic", "scrabble3", "stacking"), default="classic",
+                   help="classic: a recorded game (the default); scrabble3: a Scrabble III record (the built-in "
+                        "one unless GCG names one, docs/scrabble3.md); stacking: three computer players play the "
                         "stacking game the companion deals")
     p.add_argument("--seed", type=int, default=1, help="with --game stacking: the deal's seed (default 1)")
     p.add_argument("--length", choices=("short", "normal", "long"), default="short",
@@ -99,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
             raise CompanionError("--game stacking plays a dealt game at the table: no GCG file, --serve, "
                                  "--referee, --boards or --camera")
         return _stacking(args)
+    if getattr(args, "game_name", "classic") == "scrabble3":
+        if args.serve or args.referee or args.boards or args.camera:
+            raise CompanionError("--game scrabble3 plays its record at the table: no --serve, --referee, "
+                                 "--boards or --camera")
+        return _scrabble3_table(args)
     if getattr(args, "serve", False):
         return _serve(args)
     if not (args.referee or args.boards or args.camera):
@@ -244,6 +250,26 @@ def _stacking(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scrabble3_table(args: argparse.Namespace) -> int:
+    """A Scrabble III record played at the simulated table (companion/sim/scrabble3demo.py)."""
+    from companion.sim.record import names_of
+    from companion.sim.scrabble3demo import Scrabble3Demo, sample_record
+
+    _pace(args)
+    if args.game is not None:
+        source, record = str(args.game), read_record(args.game)
+    else:
+        source, record = sample_record()
+    trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
+    demo = Scrabble3Demo(record, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
+                         sim_time=args.sim_time, trace=trace)
+    print(f"ready {demo.resumed_at}", flush=True)
+    final = _at_table(demo, args, source, ending=lambda f: "Game over" if f["over"] else "End of the record")
+    print("final " + ", ".join(str(x) for x in final["scores"]) + "; PPT " + ", ".join(str(x) for x in final["ppt"]),
+          flush=True)
+    return 0
+
+
 def _at_table(demo: Any, args: argparse.Namespace, what: str,
               ending: Callable[[dict[str, Any]], str] | None = None) -> dict[str, Any]:
     """``demo`` played through the table loop, headless or with its page served (then, after
@@ -256,8 +282,8 @@ def _at_table(demo: Any, args: argparse.Namespace, what: str,
 
     try:
         if args.headless:
-            from companion.table.session import ActionError
             from companion.web.hub import Hub
+            from companion.table.session import ActionError
 
             hub = Hub(demo.session, now_ms=demo.clock)
             try:

@@ -23,7 +23,8 @@ from companion.core.gcg import LETTERED_ROWS, GameRecord, describe, read_record
 from companion.core.tiles import tileset_names
 from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 
-# The games whose records can be rescored: the classic rules, Scrabble III's, the stacking game's.
+# The games whose records can be rescored: the classic rules, Scrabble III's (its #scrabble3
+# note lines), or the stacking game's extension.
 GAMES = ("classic", "scrabble3", "stacking")
 
 
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=GAMES,
         help="the rules to score by (default: stacking for a record with '#game-type stacking', else "
         "classic; scrabble3: the 21x21 board, its bonuses, and the #scrabble3 note lines for pick-offs "
-        "and blank swaps, see docs/scrabble3.md; stacking: see docs/stacking.md)",
+        "and blank swaps, see docs/scrabble3.md)",
     )
     r.add_argument("--json", action="store_true", help="print a machine-readable document")
     r.set_defaults(func=run_rescore)
@@ -63,14 +64,14 @@ def run_rescore(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     record = read_record(args.file)
-    name = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
-    if name == "stacking":
+    game = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
+    if game == "stacking":
         from companion.rules.stacking_record import rescore_stacking
 
         result = rescore_stacking(record, choose_tileset(record, args.tileset), str(args.file))
     else:
-        choice, game = game_scoring(record, name, args.tileset)
-        result = rescore(record, choice, str(args.file), game=game)
+        choice, scoring = game_scoring(record, game, args.tileset)
+        result = rescore(record, choice, str(args.file), game=scoring)
     if args.json:
         json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from companion.core.tiles import tileset_names
+from companion.core.errors import CompanionError
 from companion.vision import BACKENDS
 
 # The vision modules load OpenCV: they are imported when the command runs, so that the rest of
@@ -29,10 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--grid", type=int, default=15, choices=(15, 21), help="15 for a standard board, 21 for an extended one")
     p.add_argument("--backend", default="own", choices=BACKENDS, help="letter reader: the project's own (default) or tesseract")
     p.add_argument("--json", action="store_true", help="print the reading as JSON (the contract's form)")
+    p.add_argument("--overlay", type=Path, help="also write the photo with the grid and readings drawn over it (.png)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.vision.grid import NoBoardFound
     from companion.vision.profile import load_profile
     from companion.vision.reader import prepare, read_file
 
@@ -42,7 +46,14 @@ def run(args: argparse.Namespace) -> int:
         # The profile knows which tiles it was made with; an explicit --tileset still wins.
         tileset = profile.tileset
     prepare(tileset, args.grid)  # process start: the contract's elapsed_ms excludes it
-    reading = read_file(args.image, tileset=tileset, grid=args.grid, profile=profile, backend=args.backend)
+    try:
+        reading = read_file(args.image, tileset=tileset, grid=args.grid, profile=profile, backend=args.backend)
+    except CompanionError as exc:
+        if args.overlay is not None and isinstance(exc, NoBoardFound):
+            _overlay(args, None)
+        raise
+    if args.overlay is not None:
+        _overlay(args, reading)
     if args.json:
         print(reading.dumps())
     else:
@@ -50,3 +61,13 @@ def run(args: argparse.Namespace) -> int:
         low = sum(1 for c in reading.cells if c.confidence < 0.5)
         print(f"({reading.elapsed_ms:.0f} ms; {low} squares read with low confidence)")
     return 0
+
+
+def _overlay(args: argparse.Namespace, reading: Any) -> None:
+    """The picture `companion look` draws, of this photo and this reading."""
+    from companion.vision.overlay import draw_nothing_found, draw_reading, write_image
+    from companion.vision.reader import decode_image, read_image_bytes
+
+    image = decode_image(read_image_bytes(args.image), str(args.image))
+    write_image(args.overlay, draw_reading(image, reading) if reading is not None else
+                draw_nothing_found(image, "no board found"))

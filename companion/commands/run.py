@@ -19,12 +19,14 @@ per board in one process, four buttons, two clocks). The game starts as its regi
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,57 +47,164 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a game log that cannot be read is moved aside whole (kept, never deleted) and a new "
                    "game begins; without it such a log is refused and left as it is")
     p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (no Pi needed)")
+    p.add_argument("--keys", action="store_true",
+                   help="with --mock: presses from the keyboard, one a line (1-4 a player, p pause, r roll, q stop)")
+    p.add_argument("--step", action="store_true",
+                   help="with a folder camera: one photo per player press (the first press shows the first)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    return _table(args, load_config(args.config))
+    cfg = load_config(args.config)
+    return _table(args, cfg, preflight(cfg, service=os.environ.get(SERVICE_ENV) == "1"))
 
 
-def open_camera(cam: CameraConfig, seed: int = 0) -> Any:
+# The service's view of the files (systemd/companion.service): its configuration, the variable
+# its unit sets, and the folders ProtectHome=yes hides from it.
+SERVICE_CONFIG = Path("/etc/companion/config.toml")
+SERVICE_ENV = "COMPANION_SERVICE"
+SERVICE_HOME = "/var/lib/companion"
+HIDDEN_FROM_SERVICE = ("/home", "/root", "/run/user")
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """What the checks found that the table then uses."""
+
+    game: Any  # the registry's game (companion.table.games)
+    profiles: list[Any]  # one per camera: a calibration profile or None
+
+
+def preflight(cfg: Config, service: bool = False) -> Preflight:
+    """Every check ``run`` makes before it opens the pins, the cameras and the page; ``config
+    check`` makes the same ones. ``service``: as the systemd service sees the files."""
+    from companion.table.games import find_game
+
+    game = find_game(cfg.game)
+    # The game's own checks of the configuration (its time control, ...): the registry raises
+    # them from from_config; the game it would start is made again, on the store, by the table.
+    game.from_config(cfg, None)
+    profiles = [_camera_ready(cfg, key, cam, service) for key, cam in cameras_of(cfg, game.boards)]
+    return Preflight(game, profiles)
+
+
+def cameras_of(cfg: Config, boards: int | None = None) -> list[tuple[str, CameraConfig]]:
+    """The configuration's cameras by their table's name: [camera], and [camera2] at a table of
+    two boards."""
+    boards = cfg.boards if boards is None else boards
+    return [(k, c) for k, c in (("camera", cfg.camera), ("camera2", cfg.camera2))[:boards] if c is not None]
+
+
+def _camera_ready(cfg: Config, key: str, cam: CameraConfig, service: bool) -> Any:
+    """The camera's profile, loaded; its source checked without opening it (the service may hold
+    the camera while this runs): the folder and its photos, the device's path, Picamera2's import."""
+    from companion.vision.profile import load_profile
+    from companion.vision.sources import FolderSource, check_device_path, load_picamera2
+
+    paths = [("profile", cam.profile)] + ([("folder", cam.folder)] if cam.source == "folder" else [])
+    for what, path in paths:
+        if path and service:
+            _seen_by_service(cfg, f"{key}.{what}", path)
+    try:
+        profile = load_profile(Path(cam.profile).expanduser()) if cam.profile else None
+    except CompanionError as exc:
+        raise CompanionError(f"{cfg.source}: {key}.profile: {exc}") from None
+    try:
+        if cam.source == "folder":
+            FolderSource(Path(cam.folder).expanduser()).close()
+        elif cam.source == "device":
+            check_device_path(cam.device)
+        elif cam.source == "picamera2":
+            load_picamera2()
+    except CompanionError as exc:
+        what = cam.source if cam.source in ("folder", "device") else "source"
+        raise CompanionError(f"{cfg.source}: {key}.{what}: {exc}") from None
+    return profile
+
+
+def _seen_by_service(cfg: Config, key: str, path: str) -> None:
+    if path.startswith("~"):
+        raise CompanionError(f"{cfg.source}: {key}: {path}: the service's ~ is {SERVICE_HOME}, not yours: "
+                             "write the whole path")
+    if not os.path.isabs(path):
+        raise CompanionError(f"{cfg.source}: {key}: {path}: the service would look for it in {SERVICE_HOME}: "
+                             "write the whole path")
+    hidden = next((h for h in HIDDEN_FROM_SERVICE if path == h or path.startswith(h + "/")), None)
+    if hidden is not None:
+        raise CompanionError(f"{cfg.source}: {key}: {path} is under {hidden}, which the service cannot see "
+                             "(ProtectHome=yes): move it to /etc/companion or /var/lib/companion")
+
+
+def open_camera(cam: CameraConfig, seed: int = 0, step: bool = False) -> Any:
     """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
     synthetic camera's board (one per board at a House table)."""
     from companion.sim.camera import SyntheticSource
-    from companion.vision.sources import FolderSource, OpenCVDeviceSource, Picamera2Source
+    from companion.vision.sources import FolderSource, OpenCVDeviceSource, Picamera2Source, picamera2_controls
 
     if cam.source == "picamera2":
-        return Picamera2Source(int(cam.device))
+        controls = picamera2_controls(cam.focus_cm, cam.exposure_ms, cam.gain)
+        return Picamera2Source(int(cam.device), size=cam.size, controls=controls)
     if cam.source == "device":
-        return OpenCVDeviceSource(cam.device)
+        return OpenCVDeviceSource(cam.device, size=cam.size, exposure_ms=cam.exposure_ms)
     if cam.source == "folder":
+        if step:
+            from companion.sim.presses import StepFolder
+
+            return StepFolder(Path(cam.folder).expanduser())
         return FolderSource(Path(cam.folder).expanduser(), loop=True)
     return SyntheticSource(seed=seed, loop=True)
 
 
-def _table(args: argparse.Namespace, cfg: Config) -> int:
+def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
     from companion.clock.gpio import Panel
     from companion.commands.serve import serving
     from companion.table.house import BoardHub
     from companion.lexicon.store import data_dir
     from companion.table.store import open_store
-    from companion.table.games import find_game, resume_or_start
+    from companion.table.games import configuration_note, resume_or_start
     from companion.table.table import Table, reader_analyser, serve_panel
+    from companion.vision.overlay import LatestView
 
-    game = find_game(cfg.game)
-    cams = [cfg.camera, cfg.camera2][:game.boards]
-    profiles = [_profile(cam) for cam in cams if cam is not None]
+    game = pre.game
+    cams = [cam for _, cam in cameras_of(cfg, game.boards)]
+    profiles = pre.profiles
     factory = _factory(args)
+    if getattr(args, "keys", False) and factory is None:
+        raise CompanionError("--keys: presses from the keyboard drive the mock pins: add --mock")
+    step = bool(getattr(args, "step", False))
+    if step and any(c is not None and c.source != "folder" for c in cams):
+        raise CompanionError("--step: one photo per press is for a folder camera ([camera] source = \"folder\")")
     with ExitStack() as stack:
         cameras = []
         for i, cam in enumerate(c for c in cams if c is not None):
-            cameras.append(open_camera(cam, seed=i))
+            cameras.append(open_camera(cam, seed=i, step=step))
             stack.callback(cameras[-1].close)
         store = open_store(data_dir(), fresh_log=args.fresh_log)
         stack.callback(store.close)
         session, clock = resume_or_start(store, start=game.from_config(cfg, store))
         if store.notice:
             print(f"companion: {store.notice}", file=sys.stderr, flush=True)
+        if cfg.venue is not None:
+            from companion.table.publish.publisher import publish_table
+
+            stack.callback(publish_table(cfg.venue, store, session, lambda line: print(line, flush=True)).stop)
+        note = configuration_note(session, cfg)
+        if note is not None:
+            # Never silently: the game in progress goes on (it is in the log); the configuration's
+            # settings are for the next game, which the page's New game starts with them.
+            session.configured = note
+            what = ", ".join(f"{k} {note['settings'][k]!r}" if note["settings"] and k in note["settings"] else k
+                             for k in note["differs"])
+            print(f"companion: the game in progress goes on; the configuration asks for {note['title']} with "
+                  f"other settings ({what}): they apply to the next game (New game on the page)", flush=True)
         # The game in progress (a dungeon started from the page, a House match) has its own
         # tile set and board.
         tileset = session.tileset_name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
-        web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients)
+        view = LatestView()  # the organiser's camera view: what each table last read
+        web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients,
+                                 pin_hash=cfg.web.pin_hash, camera_view=view.jpeg)
         live = stack.enter_context(serving(session, web, now_ms=clock))
         stopping = threading.Event()
 
@@ -119,7 +228,7 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
         if len(hubs) != len(cameras):
             raise CompanionError(f"{cfg.source}: game.boards: the game in progress ({session.game}) is not what the "
                                  "configuration's cameras are for")
-        tables = [Table(hub, camera, reader_analyser(tileset, session.grid, profile),
+        tables = [Table(hub, camera, view.wrap(i, reader_analyser(tileset, session.grid, profile)),
                         trace=lambda line, i=i: print(f"table{'' if len(hubs) == 1 else i + 1}: {line}", flush=True))
                   for i, (hub, camera, profile) in enumerate(zip(hubs, cameras, profiles))]
         each_round = _watchdog()
@@ -132,18 +241,17 @@ def _table(args: argparse.Namespace, cfg: Config) -> int:
             table.start(live.stop, each_round)
             stack.callback(table.stop)
 
+        if getattr(args, "keys", False):
+            from companion.sim.presses import keyboard
+
+            advance = (lambda: "; ".join(c.advance() for c in cameras)) if step else None
+            threading.Thread(target=keyboard, args=(sys.stdin, factory, cfg.used_pins().named(), players, live.stop,
+                                                    lambda line: print(line, flush=True), advance),
+                             name="companion-keys", daemon=True).start()
         serve_panel(panel, tables, live.hub, live.stop, lambda line: print(line, flush=True),
                     table_of=session.board_of)
     print("companion: stopped", file=sys.stderr)
     return 0
-
-
-def _profile(cam: CameraConfig) -> Any:
-    if not cam.profile:
-        return None
-    from companion.vision.profile import load_profile
-
-    return load_profile(Path(cam.profile).expanduser())
 
 
 def _factory(args: argparse.Namespace) -> Any:

@@ -91,8 +91,8 @@ class serving:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
         more = {"now_ms": self.now_ms} if self.now_ms is not None else {}
         self.hub = Hub(self.session, max_clients=self.args.max_clients, **more).start()
-        self.auth = Auth()
-        app = create_app(self.hub, auth=self.auth)
+        self.auth = Auth(pin_hash=getattr(self.args, "pin_hash", "") or None)
+        app = create_app(self.hub, auth=self.auth, camera_view=getattr(self.args, "camera_view", None))
         try:
             self.server = ServerThread(app, self.hub, self.args.host, self.args.port).start()
         except OSError as exc:
@@ -101,7 +101,10 @@ class serving:
         shown = "localhost" if self.args.host in ("0.0.0.0", "::", "127.0.0.1") else self.args.host
         self.url = f"http://{shown}:{self.server.port}/"
         self.out(f"companion: the live page is at {self.url} (on the network: {page_url(self.url)})")
-        self.out(f"companion: the organiser's PIN is {self.auth.pin}")
+        if self.auth.pin is not None:
+            self.out(f"companion: the organiser's PIN (also on the page of a browser on this device) is {self.auth.pin}")
+        else:
+            self.out("companion: the organiser's PIN is the fixed one (companion config pin)")
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(sig, lambda *_: self.stop.set())

@@ -2,11 +2,10 @@
 
 One piece of code for every game: a word is the maximal run of tiles through a newly placed
 tile along one line; a premium square counts only for the tile placed on it this turn.
-Games that change how a letter is valued (Scrabble III's small-word cap) pass ``letter_value``;
-games whose word premiums add instead of multiplying (Scrabble III's rule 8: two triple words
-make 6x, not 9x) pass ``add_word_premiums``; a game where a square multiplies its tile (the
-stacking game's n-th tile of a stack scores n times) passes ``square_factor``, and one where a
-tile may land on a covered premium square names the squares whose premium counts
+Games that change how a letter is valued pass ``letter_value`` (Scrabble III's small-word cap,
+the stacking game's stack multiplier); games whose word premiums add instead of multiplying
+(Scrabble III's rule 8: two triple words make 6x, not 9x) pass ``add_word_premiums``; a game
+where a tile may land on a covered premium square names the squares whose premium counts
 (``premium_squares``).
 """
 
@@ -105,7 +104,8 @@ class WordScore:
     points: tuple[int, ...] = ()  # each square's points, its letter premium applied
 
 
-LetterValue = Callable[[Tile, Word], int]
+# The points of the tile on a square of a word, before any premium: (square, tile, word).
+LetterValue = Callable[[Coord, Tile, Word], int]
 
 
 def score_word(
@@ -113,10 +113,9 @@ def score_word(
     word: Word,
     tileset: TileSet,
     letter_value: LetterValue | None = None,
+    premium_squares: Container[Coord] | None = None,
     *,
     add_word_premiums: bool = False,
-    square_factor: Callable[[Coord], int] | None = None,
-    premium_squares: Container[Coord] | None = None,
 ) -> WordScore:
     """The word's letters (letter premiums applied) times its word premiums. A premium counts
     under a tile placed this turn, and, when ``premium_squares`` is given, only on those squares."""
@@ -125,9 +124,7 @@ def score_word(
     multiplier = 1
     added = 0  # the sum of the word premiums under new tiles, for add_word_premiums
     for square, tile, is_new in zip(word.squares, word.tiles, word.new):
-        value = letter_value(tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
-        if square_factor is not None:
-            value *= square_factor(square)
+        value = letter_value(square, tile, word) if letter_value else tileset.value(tile.letter, tile.blank)
         if is_new and (premium_squares is None or square in premium_squares):
             premium = layout.premium(square)
             value *= premium.letter_multiplier

@@ -76,3 +76,12 @@ def camera_table(board_mm: float = BOARD_MM, margin_mm: float = MARGIN_MM) -> st
             )
             rows.append(f"{head} {mode[0]}x{mode[1]} | {math.floor(px)}{ok} |")
     return "\n".join(rows)
+
+
+# What `companion run` asks of a camera by default ([camera] in the configuration): the table's
+# live-play modes (a Camera Module 3's 2304x1296: 57 px a square, fast; a webcam's 1080p, since
+# OpenCV's own 640x480 gives the grid finder about 15 px a square) and, for a Camera Module 3 with
+# its autofocus, the lens fixed at the standard module's height (autofocus hunts when a hand
+# passes). A Wide module hangs at its own height: focus_cm = 32.5.
+LIVE_SIZE = {"picamera2": CAMERAS[0].modes[1], "device": CAMERAS[2].modes[0]}
+FOCUS_CM = round(height_mm(CAMERAS[0]) / 10, 1)

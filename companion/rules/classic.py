@@ -59,6 +59,7 @@ from companion.rules.common import (
     geometry_error,
     not_in_dictionary,
     remove_from_rack,
+    set_player,
     score_words,
     unknown_words,
 )
@@ -136,7 +137,15 @@ class RevealRacks:
     racks: tuple[str, ...]
 
 
-Action = Play | Pass | Exchange | Challenge | Accept | TradeBlank | RevealRacks
+@dataclass(frozen=True)
+class Resign:
+    """A player concedes: the game ends at once, the others' scores as they stand, the
+    resigning player last whatever the scores."""
+
+    by: int
+
+
+Action = Play | Pass | Exchange | Challenge | Accept | TradeBlank | RevealRacks | Resign
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,6 +191,7 @@ class ClassicState:
     awaiting_racks: bool = False
     went_out: int | None = None
     turn: int = 0  # turns completed
+    resigned: int | None = None  # the player who resigned the game
 
     @property
     def tileset(self) -> TileSet:
@@ -195,10 +205,18 @@ class ClassicState:
         """The winners once the game is over: most points, then most points before the racks."""
         if not self.over:
             return ()
-        best = max((p.score, p.score - p.end_adjustment) for p in self.players)
-        return tuple(
-            i for i, p in enumerate(self.players) if (p.score, p.score - p.end_adjustment) == best
-        )
+        left = [(i, p) for i, p in enumerate(self.players) if i != self.resigned]
+        best = max((p.score, p.score - p.end_adjustment) for _, p in left)
+        return tuple(i for i, p in left if (p.score, p.score - p.end_adjustment) == best)
+
+    def tie_broken(self) -> bool:
+        """Whether the winner was decided by the tie-break (the points before the racks)."""
+        if not self.over:
+            return False
+        left = [p for i, p in enumerate(self.players) if i != self.resigned]
+        top = max(p.score for p in left)
+        tied = sum(p.score == top for p in left)
+        return tied > 1 and len(self.winners()) < tied
 
 
 class VerdictKind(str, Enum):
@@ -323,6 +341,8 @@ def apply(state: ClassicState, action: Action, lexicon: Container[str]) -> Outco
         return _refuse(state, "The game is over: tell the companion the tiles left on each rack")
     if isinstance(action, RevealRacks):
         return _reveal_racks(state, action)
+    if isinstance(action, Resign):
+        return _resign(state, action)
     if isinstance(action, Challenge):
         return _challenge(state, action, lexicon)
     if isinstance(action, TradeBlank):
@@ -351,12 +371,6 @@ def _refuse(state: ClassicState, message: str, words: tuple[str, ...] = ()) -> O
     return Outcome(state, (Verdict(VerdictKind.REFUSED, state.to_move, message, words=words),))
 
 
-def _set_player(state: ClassicState, index: int, **changes: object) -> ClassicState:
-    players = list(state.players)
-    players[index] = replace(players[index], **changes)  # type: ignore[arg-type]
-    return replace(state, players=tuple(players))
-
-
 def _next_turn(state: ClassicState, scored: bool) -> ClassicState:
     """End the current player's turn: count scoreless turns, move on past lost turns."""
     state = replace(
@@ -368,7 +382,7 @@ def _next_turn(state: ClassicState, scored: bool) -> ClassicState:
     nxt = (state.to_move + 1) % n
     # A player who lost their next turn to a double challenge sits it out: a scoreless turn.
     while state.players[nxt].lose_next_turn:
-        state = _set_player(state, nxt, lose_next_turn=False)
+        state = set_player(state, nxt, lose_next_turn=False)
         state = replace(state, turn=state.turn + 1, scoreless_turns=state.scoreless_turns + 1)
         nxt = (nxt + 1) % n
     return replace(state, to_move=nxt)
@@ -380,11 +394,11 @@ def _draw(state: ClassicState, player: int, n: int) -> tuple[ClassicState, tuple
     p = state.players[player]
     if state.bag is None:
         state = replace(state, bag_size=state.bag_size - n)
-        return _set_player(state, player, rack_size=p.rack_size + n), ()
+        return set_player(state, player, rack_size=p.rack_size + n), ()
     drawn, rest = state.bag[:n], state.bag[n:]
     assert p.rack is not None
     state = replace(state, bag=rest, bag_size=len(rest))
-    return _set_player(state, player, rack=tuple(sorted(p.rack + drawn)), rack_size=p.rack_size + n), drawn
+    return set_player(state, player, rack=tuple(sorted(p.rack + drawn)), rack_size=p.rack_size + n), drawn
 
 
 def _shuffled(state: ClassicState, tiles: Sequence[str]) -> tuple[ClassicState, tuple[str, ...]]:
@@ -433,7 +447,7 @@ def _play(state: ClassicState, action: Play, lexicon: Container[str]) -> Outcome
     scoreless_before = state.scoreless_turns
     bag_size_before = state.bag_size
     state = replace(state, board=state.board.with_tiles((t.coord, t.tile) for t in placement.tiles))
-    state = _set_player(
+    state = set_player(
         state, me, score=player.score + score.total, rack=rest, rack_size=player.rack_size - len(placement)
     )
     state, drawn = _draw(state, me, len(placement))
@@ -515,9 +529,9 @@ def _exchange(state: ClassicState, action: Exchange) -> Outcome:
     if player.rack is not None:
         rest = remove_from_rack(player.rack, tiles)
         assert rest is not None
-        state = _set_player(state, me, rack=rest, rack_size=len(rest))
+        state = set_player(state, me, rack=rest, rack_size=len(rest))
     else:
-        state = _set_player(state, me, rack_size=player.rack_size - len(tiles))
+        state = set_player(state, me, rack_size=player.rack_size - len(tiles))
     state, _ = _draw(state, me, len(tiles))
     if state.bag is not None:
         state, bag = _shuffled(state, state.bag + tuple(tiles))
@@ -561,7 +575,7 @@ def _challenge(state: ClassicState, action: Challenge, lexicon: Container[str]) 
     if mode is ChallengeMode.FIVE_POINTS:
         bonus = CHALLENGE_POINTS_PER_WORD * len(words)
         p = state.players[pending.player]
-        state = _set_player(state, pending.player, score=p.score + bonus)
+        state = set_player(state, pending.player, score=p.score + bonus)
         verdict = Verdict(
             VerdictKind.CHALLENGE_FAILED,
             pending.player,
@@ -574,7 +588,7 @@ def _challenge(state: ClassicState, action: Challenge, lexicon: Container[str]) 
             # The challenger was to move: that turn is the one lost.
             state = _next_turn(state, scored=False)
         else:
-            state = _set_player(state, action.by, lose_next_turn=True)
+            state = set_player(state, action.by, lose_next_turn=True)
         verdict = Verdict(
             VerdictKind.CHALLENGE_FAILED,
             pending.player,
@@ -599,11 +613,11 @@ def _withdraw(state: ClassicState, pending: PendingPlay) -> ClassicState:
         assert rack is not None
         rack = tuple(sorted(rack + tuple(placement_tiles(pending.placement))))
         state = replace(state, bag=pending.drawn + state.bag, bag_size=state.bag_size + n_drawn)
-        state = _set_player(state, me, rack=rack, rack_size=len(rack))
+        state = set_player(state, me, rack=rack, rack_size=len(rack))
     else:
         state = replace(state, bag_size=state.bag_size + n_drawn)
-        state = _set_player(state, me, rack_size=p.rack_size - n_drawn + len(pending.placement))
-    state = _set_player(state, me, score=state.players[me].score - pending.score.total)
+        state = set_player(state, me, rack_size=p.rack_size - n_drawn + len(pending.placement))
+    state = set_player(state, me, score=state.players[me].score - pending.score.total)
     # The turn the phony used is now a scoreless one; no turn was taken since.
     return replace(state, scoreless_turns=pending.scoreless_before + 1)
 
@@ -624,7 +638,7 @@ def _trade_blank(state: ClassicState, action: TradeBlank) -> Outcome:
         rest = remove_from_rack(p.rack, [tile.letter])
         if rest is None:
             return _refuse(state, f"{p.name} has no {tile.letter} to trade for the blank")
-        state = _set_player(state, me, rack=tuple(sorted(rest + (BLANK,))))
+        state = set_player(state, me, rack=tuple(sorted(rest + (BLANK,))))
     state = replace(state, board=state.board.with_tiles([(action.square, Tile(tile.letter))]))
     return Outcome(
         state,
@@ -667,6 +681,38 @@ def _settle(
     names = " and ".join(state.players[i].name for i in state.winners())
     scores = ", ".join(f"{p.name} {p.score}" for p in state.players)
     return state, verdicts + (Verdict(VerdictKind.GAME_OVER, state.to_move, f"Game over: {scores}. Winner: {names}"),)
+
+
+def _resign(state: ClassicState, action: Resign) -> Outcome:
+    if not 0 <= action.by < len(state.players):
+        return _refuse(state, "Only a player of the game can resign it")
+    # A play still open to challenge stands: the game ends as the board lies.
+    state = replace(state, pending=None, over=True, awaiting_racks=False, resigned=action.by)
+    name = state.players[action.by].name
+    names = " and ".join(state.players[i].name for i in state.winners())
+    scores = ", ".join(f"{p.name} {p.score}" for p in state.players)
+    return Outcome(state, (Verdict(VerdictKind.GAME_OVER, action.by,
+                                   f"{name} resigns. Game over: {scores}. Winner: {names}"),))
+
+
+def result_text(state: ClassicState) -> str:
+    """The end of the game in words: who won, by what scores, and how a tie was broken."""
+    if not state.over:
+        return ""
+    winners = state.winners()
+    names = [p.name for p in state.players]
+    scores = ", ".join(f"{p.name} {p.score}" for p in state.players)
+    if len(winners) > 1:
+        who = " and ".join(names[i] for i in winners)
+        text = f"{who} tie ({scores})"
+    else:
+        text = f"{names[winners[0]]} wins ({scores})"
+    if state.tie_broken():
+        text += ": the tie is broken by the points before the racks"
+    if state.resigned is not None:
+        text = f"{names[state.resigned]} resigned. " + text
+    return text
+
 
 
 def _reveal_racks(state: ClassicState, action: RevealRacks) -> Outcome:

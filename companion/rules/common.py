@@ -8,7 +8,7 @@ table what the computer game showed them.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 from companion.core.board import Board, Coord, Direction
@@ -140,3 +140,10 @@ def remove_from_rack(rack: tuple[str, ...], tiles: Sequence[str]) -> tuple[str, 
     if any(have[t] < k for t, k in need.items()):
         return None
     return tuple(sorted((have - need).elements()))
+
+
+def set_player(state, index: int, **changes: object):
+    """``state`` (a game's frozen state with a ``players`` tuple) with player ``index`` changed."""
+    players = list(state.players)
+    players[index] = replace(players[index], **changes)
+    return replace(state, players=tuple(players))

@@ -235,6 +235,7 @@ def play_error(
     lexicon: Container[str],
     *,
     opened: bool = True,
+    check_words: bool = True,
 ) -> IllegalPlay | None:
     """Why ``placed`` cannot stand as ``seat``'s play on ``before``, or None.
 
@@ -268,6 +269,8 @@ def play_error(
     words = new_word_squares(before, placed)
     if not words:
         return IllegalPlay(TOO_SHORT)
+    if not check_words:
+        return None
     played = before.with_tiles(placed.items())
     bad: list[str] = []
     for squares in words:
@@ -508,6 +511,10 @@ class HouseOptions:
     tileset: str = "en"
     colours: tuple[str, str] = ("white", "red")  # the sets' colours (profile set names), board 0, 1
     minutes: float = MINUTES
+    # Rule 9: words stand by the players' consent (not checked as played); a challenge ends
+    # the match, won by the side the word list proves right. False: the list checks every word
+    # as it is played, and there is nothing to challenge.
+    challenges: bool = False
 
     def __post_init__(self) -> None:
         if len(self.colours) != 2 or self.colours[0] == self.colours[1]:
@@ -550,6 +557,7 @@ class BoardState:
     to_move: int  # the seat on move
     opened: tuple[bool, bool] = (False, False)  # each seat has made its first play
     pending: Explosion | None = None  # an explosion shown, waiting for the camera
+    last: tuple[int, tuple[str, ...]] | None = None  # the last play: its player and words as read
 
 
 @dataclass(frozen=True)
@@ -622,7 +630,16 @@ class FlagFall:
     player: int
 
 
-Action = Play | Confirm | Pass | FlagFall
+@dataclass(frozen=True)
+class Challenge:
+    """Rule 9: ``player`` challenges the last play on ``board``; the word list decides and the
+    match is over."""
+
+    player: int
+    board: int
+
+
+Action = Play | Confirm | Pass | FlagFall | Challenge
 
 
 class VerdictKind(str, Enum):
@@ -737,6 +754,8 @@ def apply(state: HouseState, action: Action, lexicon: Container[str]) -> Outcome
         return _play(state, action, lexicon)
     if isinstance(action, Pass):
         return _pass(state, action.player)
+    if isinstance(action, Challenge):
+        return _challenge(state, action, lexicon)
     raise TypeError(action)  # pragma: no cover - the union is closed
 
 
@@ -811,7 +830,7 @@ def _play(state: HouseState, action: Play, lexicon: Container[str]) -> Outcome:
     if taken is None:
         return _refuse(state, me, f"Those tiles are not on {state.names[me]}'s rack")
     rest, colours = taken
-    illegal = play_error(b.board, placed, s, lexicon, opened=b.opened[s])
+    illegal = play_error(b.board, placed, s, lexicon, opened=b.opened[s], check_words=not state.options.challenges)
     if illegal is not None:
         return _refuse(state, me, illegal.message, words=illegal.words)
     # A tile's colour, when the camera could not tell it, is the one the rack held.
@@ -819,8 +838,8 @@ def _play(state: HouseState, action: Play, lexicon: Container[str]) -> Outcome:
     explosion = explode(b.board, placed, s, lexicon)
     opened = tuple(True if i == s else o for i, o in enumerate(b.opened))
     state = _set_rack(state, me, rest)
-    state = _set_board(state, index, opened=opened, board=explosion.played)
     words = explosion.words
+    state = _set_board(state, index, opened=opened, board=explosion.played, last=(me, words))
     if explosion.changes_board:
         state = _set_board(state, index, pending=explosion)
         msg = f"{', '.join(words)}: explosion shown"
@@ -906,6 +925,27 @@ def _pass(state: HouseState, player: int) -> Outcome:
         return _refuse(state, player, error)
     verdict = Verdict(VerdictKind.PASSED, player, f"{state.names[player]} passes")
     return _end_turn(state, player, state.boards[board_of(player)].board, (verdict,))
+
+
+def _challenge(state: HouseState, action: Challenge, lexicon: Container[str]) -> Outcome:
+    me = action.player
+    if not state.options.challenges:
+        return _refuse(state, me, "Every word is checked by the list as it is played: there is nothing to challenge")
+    if not 0 <= me < 4 or action.board not in (0, 1):
+        return _refuse(state, me, "A challenge names a player and a board")
+    last = state.boards[action.board].last
+    if last is None:
+        return _refuse(state, me, f"No play on board {action.board + 1} to challenge")
+    mover, words = last
+    if team_of(me) == team_of(mover):
+        return _refuse(state, me, f"{state.names[me]} cannot challenge a partner's play")
+    bad = [w for w in words if w not in lexicon]
+    right = me if bad else mover
+    what = f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not in the word list" if bad else \
+        f"{', '.join(words)} {'is a word' if len(words) == 1 else 'are words'}"
+    reason = f"{state.names[me]} challenged {state.names[mover]}'s {', '.join(words)}: {what}; " \
+             f"{state.names[right]}'s side wins"
+    return Outcome(replace(state, winner=team_of(right), reason=reason), (Verdict(VerdictKind.WON, right, reason),))
 
 
 def _flag_fall(state: HouseState, player: int) -> Outcome:

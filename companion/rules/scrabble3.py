@@ -114,6 +114,7 @@ from companion.rules.common import (
     geometry_error,
     not_in_dictionary,
     remove_from_rack,
+    set_player,
     score_words,
 )
 
@@ -187,7 +188,7 @@ def capped_value(tileset: TileSet):
     """Rule 11 as a :data:`core.words.LetterValue`: in a word of 4 letters or fewer a letter is
     worth at most the word's length."""
 
-    def value(tile: Tile, word: Word) -> int:
+    def value(square: Coord, tile: Tile, word: Word) -> int:
         v = tileset.value(tile.letter, tile.blank)
         return min(v, len(word)) if len(word) <= SMALL_WORD else v
 
@@ -715,7 +716,7 @@ def apply(state: Scrabble3State, action: Action, lexicon: Container[str]) -> Out
             return _final_play(state, action, lexicon)
         if isinstance(action, Decline):
             me = state.to_move
-            state = _set_player(state, me, final_racks=None)
+            state = set_player(state, me, final_racks=None)
             return _next_final(state, (Verdict(VerdictKind.DECLINED, me, f"{state.players[me].name} declines"),))
         return _refuse(state, "The final-racks round: play with the other's rack, or decline")
     if isinstance(action, Play):
@@ -735,16 +736,10 @@ def _refuse(state: Scrabble3State, message: str, words: tuple[str, ...] = ()) ->
     return Outcome(state, (Verdict(VerdictKind.REFUSED, state.to_move, message, words=words),))
 
 
-def _set_player(state: Scrabble3State, index: int, **changes: object) -> Scrabble3State:
-    players = list(state.players)
-    players[index] = replace(players[index], **changes)  # type: ignore[arg-type]
-    return replace(state, players=tuple(players))
-
-
 def _end_turn(state: Scrabble3State, points: int) -> Scrabble3State:
     me = state.to_move
     p = state.players[me]
-    state = _set_player(state, me, turns=p.turns + (points,))
+    state = set_player(state, me, turns=p.turns + (points,))
     return replace(
         state,
         turn=state.turn + 1,
@@ -824,7 +819,7 @@ def _play(state: Scrabble3State, action: Play, lexicon: Container[str]) -> Outco
             if player.rack is not None:
                 rack = remove_from_rack(player.rack, swapped_letters)
                 assert rack is not None
-                state = _set_player(state, me, rack=tuple(sorted(rack + tuple(swapped_faces))))
+                state = set_player(state, me, rack=tuple(sorted(rack + tuple(swapped_faces))))
         state = _end_turn(replace(state, passes_in_a_row=0), 0)
         verdict = Verdict(VerdictKind.INVALID, me, judged.invalid.message, score=score, words=judged.invalid.words)
         return _check_end(state, (verdict,))
@@ -838,7 +833,7 @@ def _play(state: Scrabble3State, action: Play, lexicon: Container[str]) -> Outco
         if t.blank:
             faces[t.coord] = flipped.get(t.coord, BLANK)
     state = replace(state, board=board, faces=tuple(sorted(faces.items())), passes_in_a_row=0)
-    state = _set_player(state, me, score=player.score + score.total, rack=rack, rack_size=size)
+    state = set_player(state, me, score=player.score + score.total, rack=rack, rack_size=size)
     state = _draw(state, me, RACK_SIZE - size)
     verdict = Verdict(VerdictKind.PLAYED, me, f"{'/'.join(words)} {score.total}", score=score,
                       points=score.total, words=words)
@@ -853,11 +848,11 @@ def _draw(state: Scrabble3State, player: int, n: int) -> Scrabble3State:
     n = max(0, min(n, state.bag_size))
     p = state.players[player]
     if state.bag is None:
-        return _set_player(replace(state, bag_size=state.bag_size - n), player, rack_size=p.rack_size + n)
+        return set_player(replace(state, bag_size=state.bag_size - n), player, rack_size=p.rack_size + n)
     assert p.rack is not None
     drawn, rest = state.bag[:n], state.bag[n:]
     state = replace(state, bag=rest, bag_size=len(rest))
-    return _set_player(state, player, rack=tuple(sorted(p.rack + drawn)), rack_size=p.rack_size + n)
+    return set_player(state, player, rack=tuple(sorted(p.rack + drawn)), rack_size=p.rack_size + n)
 
 
 def _swap_blank(state: Scrabble3State, action: SwapBlank) -> Outcome:
@@ -871,7 +866,7 @@ def _swap_blank(state: Scrabble3State, action: SwapBlank) -> Outcome:
         rest = remove_from_rack(p.rack, [tile.letter])
         if rest is None:
             return _refuse(state, f"{p.name} has no {tile.letter} to swap for the blank")
-        state = _set_player(state, me, rack=tuple(sorted(rest + (face,))))
+        state = set_player(state, me, rack=tuple(sorted(rest + (face,))))
     faces = tuple((s, f) for s, f in state.faces if s != action.square)
     state = replace(state, board=state.board.with_tiles([(action.square, Tile(tile.letter))]), faces=faces)
     what = "the blank" if face == BLANK else f"the blank (a flipped {face})"
@@ -897,9 +892,9 @@ def _exchange(state: Scrabble3State, action: Exchange) -> Outcome:
         rest = remove_from_rack(p.rack, tiles)
         if rest is None:
             return _refuse(state, f"Those tiles are not on {p.name}'s rack")
-        state = _set_player(state, me, rack=rest, rack_size=len(rest))
+        state = set_player(state, me, rack=rest, rack_size=len(rest))
     else:
-        state = _set_player(state, me, rack_size=p.rack_size - len(tiles))
+        state = set_player(state, me, rack_size=p.rack_size - len(tiles))
     state = _draw(state, me, len(tiles))
     if state.bag is not None:
         bag = list(state.bag + tuple(tiles))
@@ -958,7 +953,7 @@ def _reveal(state: Scrabble3State, action: RevealRacks) -> Outcome:
     if excess:
         return _refuse(state, f"More {''.join(sorted(excess.elements()))} than the 298-tile set has")
     for i, rack in enumerate(racks):
-        state = _set_player(state, i, rack=rack)
+        state = set_player(state, i, rack=rack)
     return _regular_play_over(replace(state, phase=Phase.PLAY), ())
 
 
@@ -988,7 +983,7 @@ def _final_play(state: Scrabble3State, action: Play, lexicon: Container[str]) ->
         points = score.total + FINAL_RACKS_BONUS
         kind, message = VerdictKind.FINAL_RACKS, f"{'/'.join(w.word.text for w in score.words)} {score.total} + 50"
         good = True
-    state = _set_player(state, me, score=p.score + points, final_racks=points, final_racks_good=good)
+    state = set_player(state, me, score=p.score + points, final_racks=points, final_racks_good=good)
     words = tuple(w.word.text for w in score.words)
     return _next_final(state, (Verdict(kind, me, message, score=score, points=points, words=words),))
 
@@ -1007,7 +1002,7 @@ def _settle(state: Scrabble3State, verdicts: tuple[Verdict, ...]) -> tuple[Scrab
         values = [tileset.rack_value(r) for r in racks]
         for i, p in enumerate(state.players):
             adjustment = sum(values) if state.went_out == i else -values[i]
-            state = _set_player(state, i, score=p.score + adjustment, end_adjustment=adjustment)
+            state = set_player(state, i, score=p.score + adjustment, end_adjustment=adjustment)
     state = replace(state, phase=Phase.OVER)
     scores = ", ".join(
         f"{p.name} {p.score} (PPT {state.ppt(i):.1f})" for i, p in enumerate(state.players)

@@ -77,7 +77,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Container, Iterable, Protocol, Sequence
 
-from companion.core.board import STANDARD, Board, Coord, Direction, Layout
+from companion.core.board import STANDARD, Board, Coord, Direction, Layout, Tile
 from companion.core.move import Placement, format_square
 from companion.core.stacks import StackBoard
 from companion.core.tiles import BLANK, TileSet, get_tileset
@@ -369,10 +369,12 @@ def score_play(
     else:
         premium_squares = None
 
+    def stacked_value(square: Coord, tile: Tile, word: Word) -> int:
+        return tileset.value(tile.letter, tile.blank) * after.height(square)
+
     words = []
     for word in words_formed(board.top, placement):
-        # The n-th tile of a stack scores n times its value: the square's height is its factor.
-        base = score_word(after.top, word, tileset, square_factor=after.height, premium_squares=premium_squares)
+        base = score_word(after.top, word, tileset, stacked_value, premium_squares)
         rainbows = sum(1 for s in word.squares if s in rainbow_after)
         if options.rainbows is RainbowRule.EACH:
             doubling = 2**rainbows

@@ -15,6 +15,8 @@ so that its bag runs out and its players are stuck, as the rule text expects.
 
 from __future__ import annotations
 
+import threading
+
 import tempfile
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -153,11 +155,17 @@ class Scrabble3Demo:
             return Table(hub, self.world, self.world.analyser(), trace=self.trace, clock=lambda: self.world.seconds)
         return Table(hub, self.world, self.world.analyser(), trace=self.trace)
 
-    def play(self, hub: Any, table: Table, *, say: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    def play(self, hub: Any, table: Table, *, pace_s: float = 0.0, stop: threading.Event | None = None,
+             say: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
         say = say or (lambda line: None)
+        stop = stop or threading.Event()
         table.resume_pending()
         verdicts = []
         for step in self.steps[self.session.last_ref + 1:]:
+            if stop.is_set():
+                break
+            if pace_s and step.kind != "racks":
+                stop.wait(pace_s)
             if self.sim_time:
                 self.clock.set(step.at_ms)
             self.world.board, self.world.face_down = step.board, step.face_down

@@ -185,11 +185,13 @@ class Demo:
         return Table(hub, self.world, self.world.analyser(), trace=self.trace)
 
     def play(self, hub: Any, table: Table, *, pace_s: float = 0.0, stop: threading.Event | None = None,
-             say: Callable[[str], None] | None = None) -> None:
+             say: Callable[[str], None] | None = None, upto: int | None = None) -> None:
+        """The plan's steps from where the log says the game is; ``upto``: only those before
+        that step (the venue's demo plays many tables a few steps at a time)."""
         stop = stop or threading.Event()
         say = say or (lambda line: None)
         table.resume_pending()
-        for step in self.steps[self.session.last_ref + 1:]:
+        for step in self.steps[self.session.last_ref + 1:upto]:
             if stop.is_set():
                 return
             self.trace(f"step {step.ref} begin")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.core.board import Board
+from companion.core.board import Board, Tile, layout_for_grid
 from companion.table.table import Seen
 from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
 
@@ -50,3 +50,32 @@ def reading_of_board(board: Board) -> BoardReading:
             else:
                 cells.append(CellReading(r, c, "tile", letter=BLANK_FACE if tile.blank else tile.letter, rotation=0))
     return BoardReading(n, m, ((0.0, 0.0),) * 4, tuple(cells))
+
+
+class TruthCamera:
+    """A camera over the board as the players leave it (:meth:`lay`, :meth:`take_off`), giving
+    its truth, except the squares in ``unsure``: read as they lie but without confidence, as a
+    real camera reads a square it cannot make out (the table's question)."""
+
+    def __init__(self, grid: int = 15) -> None:
+        self.board = Board(layout_for_grid(grid))
+        self.unsure: set[tuple[int, int]] = set()
+
+    def lay(self, tiles: dict[tuple[int, int], str], blanks: frozenset[tuple[int, int]] = frozenset()) -> None:
+        """Tiles put down: square -> letter (on the squares in ``blanks``, a blank standing for it)."""
+        self.board = self.board.with_tiles([(sq, Tile(letter, sq in blanks)) for sq, letter in tiles.items()])
+
+    def take_off(self, squares: list[tuple[int, int]]) -> None:
+        self.board = self.board.without(squares)
+
+    def read(self) -> TruthFrame:
+        r = reading_of_board(self.board)
+        cells = tuple(CellReading(c.row, c.col, c.kind, c.letter, c.rotation, confidence=UNSURE)
+                      if (c.row, c.col) in self.unsure else c for c in r.cells)
+        return TruthFrame(BoardReading(r.rows, r.cols, r.corners, cells))
+
+    def close(self) -> None:
+        pass
+
+
+UNSURE = 0.3  # below the inference's SURE: the camera cannot make the square out

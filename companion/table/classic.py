@@ -45,13 +45,14 @@ from companion.core.gcg import (
 from companion.core.gcg import (
     Withdrawn as GcgWithdrawn,
 )
-from companion.core.move import format_square, notation_of, parse_position, placement_from_notation
+from companion.core.move import PlacedTile, Placement, format_square, notation_of, parse_position, placement_from_notation
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
 from companion.rules import classic
-from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind
+from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind, result_text
 from companion.table.entries import Acted, Corrected, LogEntry, Started, Undone
-from companion.table.inference import infer_move
+from companion.table.computer import Shown, deal, parse_computers
+from companion.table.inference import Ask, answered, infer_move
 from companion.table.session import (
     FEED_KEPT,
     MAX_NAME,
@@ -62,8 +63,9 @@ from companion.table.session import (
     LoggedGame,
     time_control,
 )
+from companion.table.snapshot import words_json
 from companion.table.store import GameStore, StoredEvent, entry_from_json, entry_to_json
-from companion.vision.reading import BoardReading
+from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
 
 
 class _Ruling:
@@ -86,6 +88,9 @@ class _Fold:
     history: list[dict[str, Any]] = field(default_factory=list)
     last_move: dict[str, Any] | None = None
     corrections: dict[Coord, int] = field(default_factory=dict)  # square -> seq
+    # Computer seats' racks (seat -> tiles) and the tiles last dealt to each (the page names them).
+    racks: dict[int, list[str]] = field(default_factory=dict)
+    dealt: dict[int, list[str]] = field(default_factory=dict)
 
 
 class ClassicSession:
@@ -222,9 +227,12 @@ class ClassicSession:
         challenge: Any = "single",
         tileset: Any = "en",
         seed: Any = None,
+        computers: Any = None,
     ) -> None:
         """A new classic game: this session started again (another game is
         :func:`companion.table.games.new_game`'s)."""
+        if computers:
+            raise ActionError("computers: computer seats play at a table with its game log (companion run or serve)")
         if names is None:
             names = [p.name for p in self.state.players]
         self._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by="admin")
@@ -296,6 +304,11 @@ class ClassicSession:
             raise ActionError("by: the number of an opponent of the player who made the play")
         self._append(now_ms, "admin", Acted(classic.Challenge(by), None if decision == "dictionary" else decision))
 
+    def challenge(self, now_ms: int, by: Any) -> None:
+        """A player challenges the last play (its window is open until the next player acts):
+        the house word list decides, the challenge mode says what a failed challenge costs."""
+        self.rule_challenge(now_ms, "dictionary", by)
+
     def undo(self, now_ms: int) -> None:
         undone = {e.event.target for e in self._log if isinstance(e.event, Undone)}
         for entry in reversed(self._log):
@@ -339,6 +352,8 @@ class ClassicSession:
                 if penalty:
                     totals[i] -= penalty
                     events.append(TimePenalty(nick=p.nick, score=-penalty, total=totals[i]))
+        if state.over and events:
+            events[-1] = replace(events[-1], notes=events[-1].notes + (f"Result: {result_text(state)}",))
         record = GameRecord(
             players=players,
             events=tuple(events),
@@ -366,6 +381,7 @@ class ClassicSession:
         if len({n.casefold() for n in names}) != len(names):
             raise ActionError("two players have the same name")
         label, control_value = time_control(control)
+        self.configured: dict[str, Any] | None = None  # the configuration's next game, when it differs
         if challenge not in [m.value for m in ChallengeMode]:
             raise ActionError(f"challenge: one of {', '.join(m.value for m in ChallengeMode)}")
         if tileset not in TILESETS:
@@ -407,7 +423,8 @@ class ClassicSession:
             self._say("undo", None, f"Undone: {self._describe(target)}")
             self._sync_clock(now_ms)
             return ()
-        fold = _Fold(self._fold.state, list(self._fold.history), self._fold.last_move, dict(self._fold.corrections))
+        fold = _Fold(self._fold.state, list(self._fold.history), self._fold.last_move, dict(self._fold.corrections),
+                     {k: list(v) for k, v in self._fold.racks.items()}, {k: list(v) for k, v in self._fold.dealt.items()})
         verdicts = self._apply(fold, entry)
         if isinstance(event, Acted) and len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
             # The rules refused: nothing changed but what the players are told.
@@ -485,19 +502,8 @@ class ClassicSession:
                     direction = main.word.direction if main is not None else Direction.ACROSS
                 position, word = notation_of(before.board, placement, direction)
                 tileset = before.tileset
-                words = []
-                for w in v.score.words:
-                    letters = []
-                    for sq, tile, new in zip(w.word.squares, w.word.tiles, w.word.new):
-                        premium = before.board.layout.premium(sq) if new else None
-                        letters.append({
-                            "letter": tile.letter,
-                            "blank": tile.blank,
-                            "value": tileset.value(tile.letter, tile.blank),
-                            "premium": premium.name if premium is not None and premium.name != "NONE" else None,
-                        })
-                    words.append({"word": w.word.text, "gcg": w.word.gcg, "letters": letters,
-                                  "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
+                words = words_json(v.score.words, lambda sq, t, w: tileset.value(t.letter, t.blank),
+                                   before.board.layout.premium)
                 row = add(v.player, "play", v.points, position=position, word=word, words=words,
                           bonus=v.score.bonus, squares=[list(c) for c in placement.coords])
                 fold.last_move = row
@@ -603,17 +609,36 @@ class TableSession(LoggedGame, ClassicSession):
     def __init__(self, store: GameStore, names: Sequence[str] = ("Player 1", "Player 2"), *,
                  control: Any = "tournament", challenge: str = "single", tileset: str = "en",
                  seed: int | None = None, now_ms: int = 0,
-                 lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False) -> None:
+                 lexicon_for: Callable[[str], Container[str]] | None = None, _replaying: bool = False,
+                 computers: Any = None, generator_for: Callable[[str], Any] | None = None) -> None:
         self.store = store
+        try:
+            self.computers = parse_computers(computers, len(names) if isinstance(names, (list, tuple)) else 0)
+        except ValueError as exc:
+            raise ActionError(str(exc)) from None
+        self._generator_for = generator_for
+        self._generators: dict[str, Any] = {}
+        self._shown: tuple[int, Shown | None] | None = None
         self._replaying = _replaying
         self._latest = now_ms
         self.ref: int | None = None  # the caller's mark for the events stored next
         self.last_ref = -1
         self.pending_press: dict[str, int] | None = None  # a press not judged yet
         self.questions: list[str] = []  # what the table asks now
+        # The open question about squares (:class:`Asking`): the move that asked it, completed
+        # by the players' answer on the page.
+        self.asking: Asking | None = None
+        # The player on move told the page their next turn without tiles is an exchange of
+        # this many tiles (the board cannot tell an exchange from a pass): {"player", "count"}.
+        self.declared: dict[str, int] | None = None
+        self.adjourned = False
         self.last_event_wall: int | None = None
         super().__init__(names, control=control, challenge=challenge, tileset=tileset, seed=seed, now_ms=now_ms,
                          lexicon_for=lexicon_for)
+        if self.computers:
+            # The move generator built now (its word graph, from the disk cache or built once),
+            # not at the computer's first turn inside the game thread.
+            self._generator(self.state.options.tileset)
 
     # -- the log --
 
@@ -626,8 +651,14 @@ class TableSession(LoggedGame, ClassicSession):
     def _start(self, now_ms: int, *, names: Any, control: Any, challenge: Any, tileset: Any, seed: Any, by: str) -> None:
         super()._start(now_ms, names=names, control=control, challenge=challenge, tileset=tileset, seed=seed, by=by)
         self._latest = max(self._latest, now_ms)
-        self.pending_press, self.questions = None, []
-        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": {"control": control}}, now_ms)
+        self.pending_press, self.questions, self.asking, self.declared = None, [], None, None
+        self.adjourned = False
+        settings: dict[str, Any] = {"control": control}
+        if self.computers:
+            settings["computers"] = {str(k): v for k, v in self.computers.items()}
+        self._store_event("entry", {"entry": entry_to_json(self._log[0]), "settings": settings}, now_ms)
+        if self.computers:
+            self._announce()
 
     def _append(self, now_ms: int, by: str, event: Any) -> Any:
         now_ms = self._at(now_ms)
@@ -635,29 +666,202 @@ class TableSession(LoggedGame, ClassicSession):
         verdicts = super()._append(now_ms, by, event)
         for entry in self._log[n:]:
             self._store_event("entry", {"entry": entry_to_json(entry)}, now_ms)
+        if self.computers and len(self._log) > n:
+            self._announce()
+        if any(v.kind is VerdictKind.GAME_OVER for v in verdicts):
+            # The result as the log's last word on the game (the state folds to it as well).
+            state = self.state
+            self._store_event("result", {"winners": list(state.winners()), "scores": [p.score for p in state.players],
+                                         "tie_break": state.tie_broken(), "resigned": state.resigned,
+                                         "text": result_text(state)}, now_ms)
         return verdicts
 
     def tick(self, now_ms: int) -> None:
         super().tick(self._at(now_ms))
 
+    # -- computer seats --
+
+    def new_game(self, now_ms: int, *, computers: Any = None, **settings: Any) -> None:
+        names = settings.get("names") or [p.name for p in self.state.players]
+        before = self.computers
+        try:
+            self.computers = parse_computers(computers, len(names) if isinstance(names, (list, tuple)) else 0)
+        except ValueError as exc:
+            raise ActionError(str(exc)) from None
+        try:
+            super().new_game(now_ms, **settings)  # (the seats are this table's: set above)
+        except ActionError:
+            self.computers = before
+            raise
+
+    def _replay(self) -> _Fold:
+        fold = super()._replay()
+        self._top_up(fold, len(self._log) - 1)
+        return fold
+
+    def _apply(self, fold: _Fold, entry: LogEntry) -> tuple[Verdict, ...]:
+        if not getattr(self, "computers", None):
+            return super()._apply(fold, entry)
+        self._top_up(fold, entry.seq - 1)
+        verdicts = super()._apply(fold, entry)
+        event = entry.event
+        action = event.action if isinstance(event, Acted) else None
+        for v in verdicts:
+            if v.player not in self.computers:
+                continue
+            rack = fold.racks[v.player]
+            used: list[str] = []
+            if v.kind is VerdictKind.PLAYED and isinstance(action, classic.Play):
+                used = classic.placement_tiles(action.placement)
+            elif v.kind is VerdictKind.EXCHANGED and isinstance(action, classic.Exchange):
+                used = list(action.tiles)
+            for t in used:
+                if t in rack:
+                    rack.remove(t)
+        self._top_up(fold, entry.seq)
+        return verdicts
+
+    def _top_up(self, fold: _Fold, seq: int) -> None:
+        """Each computer seat's rack filled to the size the rules say it holds."""
+        state = fold.state
+        start = self._log[0].event
+        assert isinstance(start, Started)
+        for seat in sorted(self.computers):
+            rack = fold.racks.setdefault(seat, [])
+            need = state.players[seat].rack_size - len(rack)
+            if need > 0:
+                new = deal(state.tileset, state.board, fold.racks, seat, need, f"{start.seed}:{seq}:{seat}")
+                rack.extend(new)
+                rack.sort()
+                fold.dealt[seat] = new
+            elif need < 0:
+                del rack[need:]
+
+    def computer_racks(self) -> dict[int, list[str]]:
+        return {k: list(v) for k, v in self._fold.racks.items()}
+
+    def _generator(self, tileset: str) -> Any:
+        if tileset not in self._generators:
+            if self._generator_for is not None:
+                self._generators[tileset] = self._generator_for(tileset)
+            else:
+                from companion.engine.movegen import generator_for
+
+                self._generators[tileset] = generator_for(tileset, self._lexicon(tileset))
+        return self._generators[tileset]
+
+    def computer_move(self) -> Shown | None:
+        """The move of the computer seat on move, as the page shows it (None: a person is)."""
+        state = self.state
+        seat = state.to_move
+        if seat not in self.computers or state.over or state.awaiting_racks:
+            return None
+        if self._shown is not None and self._shown[0] == len(self._log):
+            return self._shown[1]
+        from companion.engine.player import ComputerPlayer
+
+        start = self._log[0].event
+        assert isinstance(start, Started)
+        player = ComputerPlayer(self._generator(state.options.tileset), self.computers[seat], seed=f"{start.seed}:{seat}")
+        decision = player.decide(state.board, self._fold.racks.get(seat, []), state.bag_size, turn=state.turn,
+                                 exchange_min_bag=state.options.exchange_min_bag)
+        if decision.move is not None:
+            placement = decision.move.placement
+            direction = placement_direction(placement) or Direction.ACROSS
+            position, word = notation_of(state.board, placement, direction)
+            score = classic.score_play(state.board, placement, state.tileset).total
+            shown = Shown(seat, "play", position, word, score,
+                          tuple((t.row, t.col, t.letter, t.blank) for t in placement.tiles))
+        elif decision.exchange:
+            shown = Shown(seat, "exchange", tiles=decision.exchange)
+        else:
+            shown = Shown(seat, "pass")
+        self._shown = (len(self._log), shown)
+        return shown
+
+    def _announce(self) -> None:
+        """The computer's move, said once when it comes on move."""
+        shown = self.computer_move()
+        if shown is None:
+            return
+        name = self.state.players[shown.seat].name
+        if shown.kind == "play":
+            where = ", ".join(f"{format_square((r, c))} {'?' if b else ch}" for r, c, ch, b in shown.squares)
+            self._say("computer", shown.seat, f"{name} plays {shown.position} {shown.word} ({shown.score}): "
+                      f"lay {where}, then press {name}'s button")
+        elif shown.kind == "exchange":
+            self._say("computer", shown.seat, f"{name} exchanges {shown.tiles}: put them back, take the tiles "
+                      "named, press its button")
+        else:
+            self._say("computer", shown.seat, f"{name} passes: press its button")
+
+    def _computer_action(self, inferred: Any) -> tuple[classic.Action | None, list[str]]:
+        """The computer's move checked against the board: the action, or what is not as shown."""
+        shown = self.computer_move()
+        assert shown is not None
+        laid = {t.coord: (BLANK_FACE if t.blank else t.letter) for t in inferred.placement.tiles} \
+            if inferred.placement is not None else {}
+        if shown.kind != "play":
+            if laid:
+                where = " ".join(format_square(c) for c in sorted(laid))
+                return None, [f"the computer {'passes' if shown.kind == 'pass' else 'exchanges'}: take the tiles "
+                              f"off {where}"]
+            return (classic.Pass() if shown.kind == "pass" else classic.Exchange(shown.tiles)), []
+        want = {(r, c): (BLANK_FACE if b else ch) for r, c, ch, b in shown.squares}
+        wrong = []
+        for sq, face in sorted(want.items()):
+            if laid.get(sq) != face:
+                got = laid.get(sq)
+                wrong.append(f"{format_square(sq)} should hold {face}" + (f", not {got}" if got else ""))
+        for sq in sorted(set(laid) - set(want)):
+            wrong.append(f"{format_square(sq)}: no tile of the computer's move goes there")
+        if wrong:
+            return None, [f"the computer plays {shown.position} {shown.word}: " + "; ".join(wrong)]
+        placement = Placement.of(PlacedTile(r, c, ch, b) for r, c, ch, b in shown.squares)
+        return classic.Play(placement), []
+
     # -- clock actions, each logged --
 
-    def _clock(self, op: str, at: int, player: int | None = None) -> None:
+    def _clock(self, op: str, at: int, player: int | None = None, ms: int | None = None,
+               moves: int | None = None) -> None:
         at = self._at(at)
         if op == "start" or op == "resume":
-            super().resume(at)
+            if self.adjourned and self.clocks is None:
+                self._say("resumed", None, "The game goes on")
+            else:
+                super().resume(at)
+            self.adjourned = False
+        elif op == "adjourn":
+            self.adjourned = True
+            if self.clocks is not None and not self.clocks.paused and any(c.on_move is not None for c in self.clocks.clocks):
+                ClassicSession.pause(self, at)
+            name = " v ".join(p.name for p in self.state.players)
+            self._say("adjourned", None, f"Adjourned: {name}. The game is kept; Start / resume goes on with it")
         elif op == "pause":
             super().pause(at)
         elif op == "press":
             assert self.clocks is not None and player is not None
+            before = [[self.clocks.remaining_ms(i, at), self._moves(i)] for i in range(len(self.state.players))]
             self.clocks.press(player, at)
-            self.pending_press = {"player": player, "at": at}
+            self.pending_press = {"player": player, "at": at, "before": before}
         elif op == "sync":
             self._sync_clock(at)
             self.pending_press = None
+        elif op == "restore":
+            # A press that ended in a question is undone on the clocks: each player's time and
+            # moves as they were before it (the judging time is nobody's; no increment, delay or
+            # stage is earned by a move not made).
+            assert self.clocks is not None and player is not None and ms is not None and moves is not None
+            self.clocks.correct(player, at, "table", "a press that ended in a question", remaining_ms=ms, moves=moves)
         else:
             raise ValueError(f"unknown clock action {op!r}")
-        self._store_event("clock", {"op": op, "player": player}, at)
+        more = {k: v for k, v in (("ms", ms), ("moves", moves)) if v is not None}
+        self._store_event("clock", {"op": op, "player": player, **more}, at)
+
+    def _moves(self, player: int) -> int:
+        assert self.clocks is not None
+        c, side = self.clocks.seats[player]
+        return self.clocks.clocks[c].moves(side)
 
     def pause(self, now_ms: int) -> None:
         self._clock("pause", now_ms)
@@ -706,35 +910,150 @@ class TableSession(LoggedGame, ClassicSession):
         player = press["player"]
         if reading is None:
             return self._question(at, player, [UNREADABLE])
+        self.observe(reading)
+        self.asking = None
+        return self._settle(at, player, Asking(player, tuple(reading.cells), press["at"]), lexicon)
+
+    def _settle(self, at: int, player: int, asking: Asking, lexicon: Container[str] | None = None) -> dict[str, Any]:
+        """The move the board shows (``asking``: the reading, with the squares answered so far),
+        or the questions it leaves open."""
         state = self.state
         tileset = get_tileset(state.options.tileset)
         lexicon = self._lexicon(state.options.tileset) if lexicon is None else lexicon
-        self.observe(reading)
-        inferred = infer_move(state.board, reading.cells, tileset, lexicon)
+        inferred = infer_move(state.board, asking.cells, tileset, lexicon, named=asking.named)
         if inferred.placement is None and inferred.questions:
-            return self._question(at, player, list(inferred.questions))
-        if inferred.placement is not None:
+            return self._question(at, player, list(inferred.questions), asking=asking if inferred.asks else None,
+                                  asks=inferred.asks)
+        later = list(inferred.questions)  # which letter a blank stands for, asked with the move
+        if state.to_move in self.computers:
+            computed, wrong = self._computer_action(inferred)
+            if computed is None:
+                return self._question(at, player, wrong)
+            action: classic.Action = computed
+            later = []  # the computer knows its blanks' letters
+        elif inferred.placement is not None:
             too_many = over_counts(state.board, inferred.placement, tileset)
             if too_many:
                 return self._question(at, player, too_many)
-            action: classic.Action = classic.Play(inferred.placement)
+            action = classic.Play(inferred.placement)
         else:
-            action = classic.Pass()
+            action = self._no_tiles()
         verdicts = self._append(at, "table", _acted(action))
         if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
             return self._question(at, player, [verdicts[0].message], said=True)
         self.pending_press = None
         self.questions = []
-        if inferred.questions:  # the move stands; which letter a blank stands for is asked
-            self._ask(at, player, list(inferred.questions))
+        self.asking = None
+        self.declared = None
+        if later:  # the move stands; which letter a blank stands for is asked
+            self._ask(at, player, later)
         kinds = [v.kind.value for v in verdicts]
         return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": kinds,
-                "questions": list(inferred.questions)}
+                "questions": later}
 
-    def _question(self, at: int, player: int, questions: list[str], said: bool = False) -> dict[str, Any]:
+    def _no_tiles(self) -> classic.Action:
+        """A turn without tiles: an exchange when its player said so on the page, else a pass
+        (the board cannot tell them apart). With private racks only the number is known."""
+        d = self.declared
+        if d is not None and d["player"] == self.state.to_move:
+            return classic.Exchange(BLANK * d["count"])
+        return classic.Pass()
+
+    def declare_exchange(self, now_ms: int, count: Any) -> None:
+        """The player on move: "my turn is an exchange of ``count`` tiles" (0: it is not)."""
+        state = self.state
+        if state.over or state.awaiting_racks:
+            raise ActionError("the game is over", 409)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= state.players[state.to_move].rack_size:
+            raise ActionError(f"count: 0 to {state.players[state.to_move].rack_size} tiles")
+        if count and state.bag_size < count:
+            raise ActionError(f"only {state.bag_size} tiles in the bag: no exchange of {count}", 409)
+        self.declared = {"player": state.to_move, "count": count} if count else None
+        self._store_event("declare", {"player": state.to_move, "count": count}, self._at(now_ms))
+        name = state.players[state.to_move].name
+        self._say("declared", state.to_move, f"{name} exchanges {count} tiles: put them back in the bag, "
+                  "draw, and press" if count else f"{name} does not exchange")
+
+    def enter_racks(self, now_ms: int, racks: Any) -> None:
+        """The tiles left on each rack at the end of a game with private racks (one string a
+        player, in seat order; empty for an empty rack)."""
+        if not isinstance(racks, list) or not all(isinstance(r, str) for r in racks):
+            raise ActionError("racks: one string of tiles a player, like [\"AEI\", \"\"] (? for a blank)")
+        if not self.state.awaiting_racks:
+            raise ActionError("the racks are told only when the game is over and the companion asks", 409)
+        verdicts = self._append(now_ms, "admin", Acted(classic.RevealRacks(tuple(r.strip().upper() for r in racks))))
+        if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
+            raise ActionError(verdicts[0].message)
+
+    def resign(self, now_ms: int, player: Any) -> None:
+        """``player`` resigns: the game ends now."""
+        n = len(self.state.players)
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+            raise ActionError(f"player: 0 to {n - 1}")
+        if self.state.over:
+            raise ActionError("the game is over", 409)
+        verdicts = self._append(now_ms, "admin", Acted(classic.Resign(player)))
+        if len(verdicts) == 1 and verdicts[0].kind is VerdictKind.REFUSED:
+            raise ActionError(verdicts[0].message, 409)
+
+    def adjourn(self, now_ms: int) -> None:
+        """The game stops for now, its clock paused; it is kept in the log and goes on with
+        Start / resume (after a restart too)."""
+        if self.state.over:
+            raise ActionError("the game is over", 409)
+        if self.adjourned:
+            raise ActionError("the game is adjourned already", 409)
+        self._clock("adjourn", now_ms)
+
+    def answer(self, now_ms: int, square: Any, letter: Any, blank: Any = False) -> dict[str, Any]:
+        """The players' answer to the open question about ``square``: the tile there (``letter``;
+        ``blank``: a blank, ``letter`` then the letter it stands for, or empty when the word
+        list is to tell) or none (``letter`` empty). It completes the move that asked, scored
+        as if the camera had read it so."""
+        asking = self.asking
+        if asking is None or not asking.asks:
+            raise ActionError("there is no question about a square to answer", 409)
+        if not isinstance(square, str):
+            raise ActionError("square: like H8 (column letter, row number)")
+        coord = _square(square, self.state.board)
+        ask = next((a for a in asking.asks if a.square == coord), None)
+        if ask is None:
+            raise ActionError(f"{format_square(coord)} is not asked about "
+                              f"(asked: {', '.join(format_square(a.square) for a in asking.asks)})", 409)
+        if letter is None:
+            letter = ""
+        if not isinstance(letter, str) or not isinstance(blank, bool):
+            raise ActionError("letter: one letter of the tile set, or empty for no tile; blank: true or false")
+        letter = letter.strip().upper()
+        face = BLANK_FACE if blank or letter == BLANK_FACE else letter
+        named = letter if blank and letter not in ("", BLANK_FACE) else None
+        if face not in ask.choices:
+            allowed = ", ".join("no tile" if c == "" else ("a blank" if c == BLANK_FACE else c) for c in ask.choices)
+            raise ActionError(f"{format_square(coord)}: one of {allowed}")
+        if named is not None and named not in self.state.tileset.alphabet:
+            raise ActionError(f"{named!r} is not a letter of the {self.state.tileset.name} tile set")
+        at = self._at(now_ms)
+        self._store_event("answer", {"square": list(coord), "letter": letter, "blank": bool(blank)}, at)
+        told = "no tile" if face == "" else (f"a blank as {named}" if named else ("a blank" if face == BLANK_FACE else face))
+        self._say("answer", asking.player, f"Answered: {format_square(coord)} is {told}")
+        self.asking = asking.answered(coord, face, named)
+        return self._settle(at, asking.player, self.asking)
+
+    def _question(self, at: int, player: int, questions: list[str], said: bool = False,
+                  asking: Asking | None = None, asks: Sequence[Ask] = ()) -> dict[str, Any]:
+        """The turn is not over: the clock goes back to the player, who answers on the page (a
+        question about squares) or sets the board right and presses again. The press is undone
+        on the clocks: every player's time and moves as before it, so the time the table took to
+        judge it is charged to no one (and no increment is earned by a move not made)."""
+        self.asking = replace(asking, asks=tuple(asks)) if asking is not None else None
         self._ask(at, player, questions, said=said)
-        # The turn is not over: the clock goes back to the player, who sets it right and presses again.
-        if self.clocks is not None:
+        if self.clocks is not None and self.pending_press is not None and "before" in self.pending_press:
+            before = self.pending_press["before"]
+            self._clock("sync", at)
+            for i, (remaining, moves) in enumerate(before):
+                if (self.clocks.remaining_ms(i, at), self._moves(i)) != (remaining, moves):
+                    self._clock("restore", at, i, remaining, moves)
+        elif self.clocks is not None:
             self._clock("sync", at)
         self.pending_press = None
         return {"kind": "question", "questions": questions}
@@ -744,13 +1063,17 @@ class TableSession(LoggedGame, ClassicSession):
         if not said:
             for q in questions:
                 self._say("question", player, q)
-        self._store_event("question", {"player": player, "questions": questions, "said": said}, at)
+        payload: dict[str, Any] = {"player": player, "questions": questions, "said": said}
+        if self.asking is not None:
+            payload["asking"] = self.asking.to_json()
+        self._store_event("question", payload, at)
 
     # -- restoring --
 
     @classmethod
     def restore(cls, store: GameStore, game: str | None = None, *,
-                lexicon_for: Callable[[str], Container[str]] | None = None) -> TableSession | None:
+                lexicon_for: Callable[[str], Container[str]] | None = None,
+                generator_for: Callable[[str], Any] | None = None) -> TableSession | None:
         """The current game (or ``game``) folded from the log; None when the log has none."""
         game = store.current_game() if game is None else game
         if game is None:
@@ -762,8 +1085,10 @@ class TableSession(LoggedGame, ClassicSession):
         start = entry_from_json(first.payload["entry"])
         ev = start.event
         s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
+                computers=first.payload["settings"].get("computers"),
                 challenge=ev.options.challenge.value, tileset=ev.options.tileset,  # type: ignore[union-attr]
-                seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True)  # type: ignore[union-attr]
+                seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True,  # type: ignore[union-attr]
+                generator_for=generator_for)
         if s.game_id != game:
             raise CompanionError(f"{store.path}: game {game} does not replay to itself")
         s._replay_events(events[1:])
@@ -778,18 +1103,57 @@ class TableSession(LoggedGame, ClassicSession):
                 raise CompanionError(
                     f"{self.store.path}: event {e.seq} no longer replays (has the word list changed?); the log is kept")
             if entry.by == "table":
-                self.pending_press, self.questions = None, []
+                self.pending_press, self.questions, self.asking, self.declared = None, [], None, None
         elif e.kind == "clock":
             op, player = e.payload["op"], e.payload.get("player")
             if op == "press" and self.clocks is None:
                 self.pending_press = {"player": player, "at": self._at(e.at_ms)}
             else:
-                self._clock(op, e.at_ms, player)
+                self._clock(op, e.at_ms, player, e.payload.get("ms"), e.payload.get("moves"))
         elif e.kind == "question":
+            asking = e.payload.get("asking")
+            self.asking = Asking.from_json(asking) if asking is not None else None
             self._ask(e.at_ms, e.payload["player"], e.payload["questions"], said=e.payload.get("said", False))
             if self.clocks is None:
                 self.pending_press = None
+        elif e.kind == "declare":
+            count = int(e.payload["count"])
+            self.declared = {"player": int(e.payload["player"]), "count": count} if count else None
+        elif e.kind == "answer":
+            # What the answer settled follows as its own events (the move, or the next question).
+            self._say("answer", self.asking.player if self.asking else None,
+                      f"Answered: {format_square(tuple(e.payload['square']))}")
 
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A press whose board left questions about squares: the reading it judged, the squares
+    answered since (``cells`` carries them as sure readings; ``named``: letters said for
+    blanks), the questions still open, and when the press was."""
+
+    player: int
+    cells: tuple[CellReading, ...]
+    press_at: int
+    named: dict[Coord, str] = field(default_factory=dict)
+    asks: tuple[Ask, ...] = ()
+
+    def answered(self, square: Coord, face: str, named: str | None) -> Asking:
+        names = {**self.named, square: named} if named else {k: v for k, v in self.named.items() if k != square}
+        return replace(self, cells=answered(self.cells, square, face), named=names)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "press_at": self.press_at, "cells": [c.to_json() for c in self.cells],
+                "named": [[r, c, ch] for (r, c), ch in self.named.items()],
+                "asks": [{"square": list(a.square), "kind": a.kind, "text": a.text, "choices": list(a.choices)}
+                         for a in self.asks]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Asking:
+        return cls(int(d["player"]), tuple(CellReading.from_json(c) for c in d["cells"]), int(d["press_at"]),
+                   {(int(r), int(c)): str(ch) for r, c, ch in d.get("named", [])},
+                   tuple(Ask((int(a["square"][0]), int(a["square"][1])), a["kind"], a["text"], tuple(a["choices"]))
+                         for a in d.get("asks", [])))
 
 
 def _acted(action: classic.Action) -> Any:

@@ -28,6 +28,7 @@ from companion.clock.engine import (
 )
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
 from companion.core.errors import CompanionError
+from companion.pi.mount import FOCUS_CM, LIVE_SIZE
 from companion.rules.classic import ChallengeMode
 from companion.table.games import GAMES, Game, for_table
 from companion.table.session import MAX_NAME, display_name
@@ -81,6 +82,16 @@ source = "picamera2"
 device = 0           # the camera's number (picamera2, device) or, for device, a path like "/dev/video2"
 folder = ""          # source = "folder": the folder of photos (required then)
 profile = ""         # a calibration profile (companion calibrate); "": find the board in each frame
+# The frame size: by default 2304x1296 from a Raspberry Pi camera (a Camera Module 3's fast mode,
+# 57 pixels a square at its height) and 1920x1080 from a webcam (OpenCV's own 640x480 is too
+# small for the grid finder); see hardware/README.md's camera table. A webcam that cannot give
+# the size asked for says what it gives.
+# size = [2304, 1296]
+# Camera Module 3 (autofocus): the lens fixed at this distance from the board, in cm (57.5 for
+# the standard module at its height, 32.5 for the Wide); "auto": continuous autofocus.
+focus_cm = 57.5
+exposure_ms = "auto" # or a fixed exposure in ms (under a flickering lamp: 10 on 50 Hz mains, 8.33 on 60 Hz)
+gain = "auto"        # or a fixed analogue gain (1.0 to 16.0) with a fixed exposure
 
 # Scrabble House (boards = 2): the second board's camera, the same keys; by default the same
 # source with device = 1 (a Raspberry Pi 5 takes two cameras).
@@ -93,9 +104,26 @@ profile = ""         # a calibration profile (companion calibrate); "": find the
 host = "0.0.0.0"     # all addresses: the phones are on the LAN
 port = 8080          # 0: any free port (printed at start)
 max_clients = 64     # live streams at most; more pages poll
+# The organiser's PIN: "" makes six new digits at each start, shown on the console (and the
+# journal) and on the page of a browser on the Pi itself. A fixed PIN survives restarts: set it
+# with `sudo companion config pin`, which writes its salted hash here.
+pin_hash = ""
+
+# A venue with many tables (docs/venue.md): this table publishes its games to the venue's MQTT
+# broker. Without a [venue] table nothing is published.
+# [venue]
+# host = "192.168.1.10"   # the broker (Mosquitto on the venue's machine)
+# port = 1883             # 8883 is usual with TLS
+# event = "club-night"    # the event's name in the topics: letters, digits, _ . -
+# table = 7               # this table's number (1 to 999): its account may write only its topics
+# username = "table7"
+# password = "..."        # as `companion venue-broker` made it
+# ca_file = ""            # TLS: the CA that signed the broker's certificate ("": no TLS)
+# round = 0               # the round being played (0: this table's games counted from 1)
 """
 
 CAMERA_SOURCES = ("picamera2", "device", "folder", "synthetic")
+CAMERA_KEYS = {"source", "device", "folder", "profile", "size", "focus_cm", "exposure_ms", "gain"}
 CHALLENGES = tuple(m.value for m in ChallengeMode)
 
 
@@ -117,6 +145,7 @@ class Config:
     colours: tuple[str, str] = ("white", "red")  # Scrabble House: each board's set (profile set names)
     camera2: CameraConfig | None = None  # Scrabble House: the second board's camera
     game: str = "classic"  # the registry's name (companion.table.games)
+    venue: VenueConfig | None = None  # publishing to a venue's broker (companion/venue)
 
     def player_names(self) -> list[str]:
         return list(self.names) if self.names else [f"Player {i + 1}" for i in range(self.players)]
@@ -143,6 +172,10 @@ class CameraConfig:
     device: int | str = 0
     folder: str = ""
     profile: str = ""
+    size: tuple[int, int] | None = LIVE_SIZE["picamera2"]  # None: the source's own (a folder's photos)
+    focus_cm: float | None = FOCUS_CM  # None: continuous autofocus
+    exposure_ms: float | None = None  # None: automatic
+    gain: float | None = None  # None: automatic
 
 
 @dataclass(frozen=True)
@@ -150,6 +183,19 @@ class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     max_clients: int = 64
+    pin_hash: str = ""  # "": a new PIN at each start
+
+
+@dataclass(frozen=True)
+class VenueConfig:
+    host: str
+    port: int
+    event: str
+    table: int
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    round: int = 0
 
 
 def default_path() -> Path:
@@ -189,7 +235,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise CompanionError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
-    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web"})
+    r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web", "venue"})
     game = r.table(doc, "game", {"name", "players", "boards", "tileset", "names"}
                    | {k for g in GAMES.values() for k in g.config_keys})
     clock = r.table(doc, "clock", {
@@ -230,14 +276,14 @@ def parse_config(text: str, name: str = "config") -> Config:
 
     pin_map = _pins(r, pins, players)
     tileset = r.choice(game, "game.tileset", "en", chosen.tilesets)
-    camera = _camera(r, r.table(doc, "camera", {"source", "device", "folder", "profile"}))
-    second = r.table(doc, "camera2", {"source", "device", "folder", "profile"})
+    camera = _camera(r, r.table(doc, "camera", CAMERA_KEYS))
+    second = r.table(doc, "camera2", CAMERA_KEYS)
     camera2 = _camera(r, second, "camera2", camera.source, 1) if boards == 2 else None
     colours = game.get("colours", ["white", "red"])
     if (not isinstance(colours, list) or len(colours) != 2 or not all(isinstance(c, str) and c.strip() for c in colours)
             or colours[0].strip() == colours[1].strip()):
         raise CompanionError(f"{name}: game.colours: two different set names, board 1's then board 2's")
-    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients"}))
+    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients", "pin_hash"}))
     names = game.get("names")
     if names is not None:
         if (not isinstance(names, list) or len(names) != players
@@ -247,10 +293,33 @@ def parse_config(text: str, name: str = "config") -> Config:
         names = [" ".join(n.split()) for n in names]
         if len({n.casefold() for n in names}) != len(names):
             raise CompanionError(f"{name}: game.names: two players have the same name")
-    challenge = r.choice(game, "game.challenge", "single", CHALLENGES)
+    # The chosen game's challenge modes (Scrabble House: void, or consent, its rule 9).
+    modes = tuple(chosen.challenge_modes) or CHALLENGES
+    challenge = r.choice(game, "game.challenge", "single" if "single" in modes else modes[0], modes)
     return Config(players, boards, control, lockout_ms, count, None if seed is None else str(seed), pin_map, name,
                   tileset, camera, web, None if names is None else tuple(names), challenge,
-                  (colours[0].strip(), colours[1].strip()), camera2, chosen.name)
+                  (colours[0].strip(), colours[1].strip()), camera2, chosen.name, _venue(r, doc))
+
+
+def _venue(r: _Reader, doc: dict) -> VenueConfig | None:
+    if "venue" not in doc:
+        return None
+    t = r.table(doc, "venue", {"host", "port", "event", "table", "username", "password", "ca_file", "round"})
+    for key in ("host", "event", "table"):
+        if key not in t:
+            raise r.fail(f"venue.{key}", "missing (a venue needs the broker's host, the event and the table number)")
+    host = r.text(t, "venue.host", "")
+    if not host or any(c.isspace() for c in host):
+        raise r.fail("venue.host", f"the broker's name or address, not {host!r}")
+    event = r.text(t, "venue.event", "")
+    if not event or len(event) > 64 or not all(c.isalnum() or c in "_.-" for c in event):
+        raise r.fail("venue.event", f"1 to 64 letters, digits, '_', '.' or '-', not {event!r}")
+    ca_file = r.text(t, "venue.ca_file", "")
+    if ca_file and not Path(ca_file).expanduser().is_file():
+        raise r.fail("venue.ca_file", f"no such file: {ca_file}")
+    return VenueConfig(host, r.integer(t, "venue.port", 1883, 1, 65535), event, r.integer(t, "venue.table", 0, 1, 999),
+                       r.text(t, "venue.username", ""), r.text(t, "venue.password", ""), ca_file,
+                       r.integer(t, "venue.round", 0, 0, 999))
 
 
 def _game(r: _Reader, game: dict, players: int, boards: int) -> type[Game]:
@@ -285,14 +354,35 @@ def _camera(r: _Reader, t: dict, key: str = "camera", source: str = "picamera2",
     if source == "folder" and not folder:
         raise r.fail(f"{key}.folder", "missing (source = \"folder\" needs the folder of photos)")
     profile = r.text(t, f"{key}.profile", "")
-    return CameraConfig(source, device, folder, profile)
+    size = _size(r, t, f"{key}.size", LIVE_SIZE.get(source))
+    focus = r.number_or_auto(t, f"{key}.focus_cm", FOCUS_CM, 5, 500)
+    exposure = r.number_or_auto(t, f"{key}.exposure_ms", None, 0.01, 1000)
+    gain = r.number_or_auto(t, f"{key}.gain", None, 1.0, 16.0)
+    return CameraConfig(source, device, folder, profile, size, focus, exposure, gain)
+
+
+def _size(r: _Reader, t: dict, key: str, default: tuple[int, int] | None) -> tuple[int, int] | None:
+    v = t.get(key.rsplit(".", 1)[-1])
+    if v is None:
+        return default
+    if (not isinstance(v, list) or len(v) != 2 or any(isinstance(n, bool) or not isinstance(n, int) for n in v)
+            or not (64 <= v[0] <= 9152 and 64 <= v[1] <= 6944)):
+        raise r.fail(key, f"[width, height] in pixels, each 64 or more, like [1920, 1080], not {v!r}")
+    return (v[0], v[1])
 
 
 def _web(r: _Reader, t: dict) -> WebConfig:
     host = r.text(t, "web.host", "0.0.0.0")
     if not host:
         raise r.fail("web.host", "an empty address (\"0.0.0.0\": all addresses)")
-    return WebConfig(host, r.integer(t, "web.port", 8080, 0, 65535), r.integer(t, "web.max_clients", 64, 1, 1000))
+    pin_hash = r.text(t, "web.pin_hash", "")
+    if pin_hash:
+        from companion.core.pin_hash import is_pin_hash
+
+        if not is_pin_hash(pin_hash):
+            raise r.fail("web.pin_hash", "not a PIN hash written by `companion config pin` (\"\": a new PIN at each start)")
+    return WebConfig(host, r.integer(t, "web.port", 8080, 0, 65535), r.integer(t, "web.max_clients", 64, 1, 1000),
+                     pin_hash)
 
 
 def _stages(r: _Reader, stages: Any) -> tuple[Stage, ...]:
@@ -409,6 +499,15 @@ class _Reader:
         if ms < 0 or (positive and ms <= 0) or ms > 24 * 60 * MINUTE_MS:
             raise self.fail(key, f"{'above' if positive else 'at least'} 0 and at most a day, not {v}")
         return ms
+
+    def number_or_auto(self, t: dict, key: str, default: float | None, lo: float, hi: float) -> float | None:
+        """A number from ``lo`` to ``hi``, or "auto" (None)."""
+        v = t.get(key.rsplit(".", 1)[-1], "auto" if default is None else default)
+        if v == "auto":
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+            raise self.fail(key, f"\"auto\" or a number from {lo:g} to {hi:g}, not {v!r}")
+        return float(v)
 
     def pin(self, t: dict, key: str, default: int | None) -> int | None:
         v = t.get(key.rsplit(".", 1)[-1], default)

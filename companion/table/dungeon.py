@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from typing import Any
 
+from companion.clock.engine import Stopwatch
 from companion.core.board import STANDARD
 from companion.core.move import format_square, parse_position
 from companion.core.tiles import get_tileset
@@ -109,6 +110,10 @@ class DungeonSession(CameraOnly, LoggedGame):
         self.last_verdicts: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self.clocks = None  # no clock to switch: the table's press starts the look at once
+        # The game's stopwatch: it starts when the dungeon is set (set-up standing, rack
+        # entered), each judged move is a lap, it stops when the game is over.
+        self.watch = Stopwatch()
+        self.dice: Any = None  # the roll button's generator (None: the system's; a test's seeded one)
         self.game_id = f"dungeon-{setup.seed or 'table'}-{now_ms:x}"
         self._latest = now_ms
         self._store_event(KIND, {"op": "start", "setup": setup.to_json(), "tileset": tileset, "name": name}, now_ms)
@@ -127,7 +132,36 @@ class DungeonSession(CameraOnly, LoggedGame):
         return PLAY
 
     def tick(self, now_ms: int) -> None:
-        """No clock runs out in the dungeon."""
+        """No clock runs out in the dungeon (its stopwatch counts up)."""
+
+    def watch_view(self, now_ms: int) -> dict[str, Any]:
+        """The stopwatch as the page shows it: the time so far, whether it runs, the moves."""
+        w = self.watch
+        started = w.on_move is not None
+        now_ms = max(now_ms, self._latest)
+        return {"elapsed_ms": w.elapsed_ms(now_ms) if started else 0, "started": started,
+                "running": started and not w.paused, "moves": w.moves()}
+
+    def reroll(self, now_ms: int) -> str:
+        """The roll button: the set-up rolled again (the same number of objects and dice), while
+        nothing of it has been accepted yet."""
+        if self.laid_out is not None or self.state is not None:
+            return "ignored: the set-up stands: the dice roll only before it is laid out and accepted"
+        if self.pending_press is not None:
+            return "ignored: a press is being judged"
+        try:
+            setup = rules.roll_setup(self.setup.objects, self.setup.dice, None, rng=self.dice)
+        except CompanionError as exc:
+            raise ActionError(str(exc)) from None
+        self._rolled(setup)
+        self._store_event(KIND, {"op": "roll", "setup": setup.to_json()}, self._at(now_ms))
+        return f"rolled: {setup.counted} objects, {setup.tiles} tiles"
+
+    def _rolled(self, setup: Setup) -> None:
+        self.setup = setup
+        self.problems, self.questions = [], []
+        self._say("rolled", f"The dice are rolled again: a new plan, {setup.counted} objects, "
+                  f"{setup.tiles} tiles to lay out")
 
     def gcg(self) -> str:
         raise ActionError("the solo dungeon has no GCG record: its log is the game log", 409)
@@ -228,6 +262,7 @@ class DungeonSession(CameraOnly, LoggedGame):
         except CompanionError as exc:
             self.rack_entered = None
             raise ActionError(str(exc)) from None
+        self.watch.press(0, self._latest)
         self._say("set-up", f"The dungeon is set: your first word begins at A1. Rack {self.rack_entered}")
 
     def _move(self, at: int, reading: BoardReading, monsters: dict[Any, str], blanks: dict[Any, str]) -> dict[str, Any]:
@@ -244,6 +279,10 @@ class DungeonSession(CameraOnly, LoggedGame):
 
     def _outcome(self, out: rules.Outcome, what: str) -> dict[str, Any]:
         self.state = out.state
+        if what == "move" and out.verdict.kind not in (rules.REFUSED, rules.ASK):
+            self.watch.press(0, self._latest)  # a move ends a lap
+        if out.state.over and not self.watch.paused and self.watch.on_move is not None:
+            self.watch.pause(self._latest)
         self.pending_press = None
         verdicts = [{"kind": v.kind, "message": v.message, "points": v.points, "words": list(v.words),
                      "squares": [list(s) for s in v.squares]} for v in out.verdicts]
@@ -346,6 +385,8 @@ class DungeonSession(CameraOnly, LoggedGame):
             self._question(at, list(p["questions"]), said=bool(p.get("said")))
         elif op == "setup":
             self._set_up(reading_from_json(p["reading"]))
+        elif op == "roll":
+            self._rolled(setup_from_json(p["setup"]))
         elif op == "rack":
             self.enter_rack(at, p["tiles"])
         elif op == "move":

@@ -29,6 +29,8 @@ def dungeon_document(session: Any, now_ms: int) -> dict[str, Any]:
     differences, the rack, the bag and the reveals banked."""
     tileset = get_tileset(session.tileset)
     state = session.state
+    watch = session.watch_view(now_ms) if hasattr(session, "watch_view") else {
+        "elapsed_ms": 0, "started": False, "running": False, "moves": 0}
     seen: dict[Coord, dict[str, Any]] = {}
     if state is not None:
         # The rules' board: the letters face up, the walls and monsters face down, tokens on
@@ -67,7 +69,7 @@ def dungeon_document(session: Any, now_ms: int) -> dict[str, Any]:
         "end_adjustment": 0,
         "on_move": state is not None and not state.over,
         "winner": last == "escaped",
-        "clock": None,
+        "clock": {"remaining_ms": watch["elapsed_ms"], "stopwatch": True, "running": watch["running"]},
     }
     return {
         "schema": SCHEMA,
@@ -94,8 +96,9 @@ def dungeon_document(session: Any, now_ms: int) -> dict[str, Any]:
             "preview": None,
         },
         "players": [player],
-        "clock": {"control": "no clock", "started": False, "paused": False, "running": False, "on_move": None,
-                  "over": False},
+        "clock": {"control": "stopwatch", "started": watch["started"], "paused": False, "running": watch["running"],
+                  "on_move": 0 if watch["running"] else None, "over": False, "elapsed_ms": watch["elapsed_ms"],
+                  "moves": watch["moves"]},
         "last_move": None,
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
         "history": [{"player": 0, **row} for row in session.history],

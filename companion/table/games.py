@@ -32,7 +32,7 @@ from companion.table.dungeon_snapshot import dungeon_document
 from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
 from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
-from companion.table.session import PRESETS, TILESETS, ActionError
+from companion.table.session import PRESETS, TILESETS, ActionError, time_control
 from companion.table.snapshot import classic_document
 from companion.table.stacking import StackingSession, start_stacking
 from companion.table.stacking_snapshot import stacking_document
@@ -77,6 +77,17 @@ class Game:
         in the configuration are raised here, before the table starts."""
         names = cfg.player_names()
         return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset)
+
+    @classmethod
+    def settings_of(cls, session: Any) -> dict[str, Any] | None:
+        """The settings a session of this game runs with, as the configuration gives them
+        (None: the game does not say; its configuration is not compared)."""
+        return None
+
+    @classmethod
+    def configured(cls, cfg: Any) -> dict[str, Any] | None:
+        """The settings the configuration file gives a new game of this one (as settings_of)."""
+        return None
 
     @classmethod
     def restore(cls, store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
@@ -146,11 +157,12 @@ def form(session: Any) -> dict[str, Any]:
 
 
 def document(session: Any, now_ms: int) -> dict[str, Any]:
-    """The page's document: the game's view of ``session``, and the new-game form."""
+    """The page's document: the game's view of ``session``, the new-game form, and what the
+    configuration file asks of the next game when it differs from this one."""
     game = game_of(session)
     if game is None:
         raise LookupError(f"no game registered for a {type(session).__name__}")
-    return {**game.view(session, now_ms), "options": form(session)}
+    return {**game.view(session, now_ms), "options": form(session), "configured": getattr(session, "configured", None)}
 
 
 def new_game(session: Any, now_ms: int, *, game: Any = None, **settings: Any) -> Any:
@@ -178,6 +190,25 @@ def act(session: Any, now_ms: int, action: Any, tiles: Any) -> None:
     if action not in offered:
         raise ActionError(f"action: {', '.join(offered) or 'none in this game'}", 409 if not offered else 400)
     getattr(session, offered[action])(now_ms, tiles)
+
+
+def configuration_note(session: Any, cfg: Any) -> dict[str, Any] | None:
+    """When the configuration file asks for another game or other settings than the game in
+    progress runs with: what it asks, for the next game (the game in progress goes on: it is
+    in the log, and stopping it is the organiser's call on the page)."""
+    configured_game = find_game(cfg.game)
+    running = game_of(session)
+    wanted = configured_game.configured(cfg)
+    if running is not configured_game:
+        return {"game": configured_game.name, "title": configured_game.title, "settings": wanted,
+                "differs": ["game"]}
+    now = running.settings_of(session)
+    if wanted is None or now is None:
+        return None
+    differs = [k for k in now if now[k] != wanted.get(k)]
+    if not differs:
+        return None
+    return {"game": configured_game.name, "title": configured_game.title, "settings": wanted, "differs": differs}
 
 
 def resume(store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
@@ -244,7 +275,7 @@ class Classic(Game):
     view = staticmethod(classic_document)
     log_kind = "entry"
     challenge_modes = tuple(m.value for m in classic_rules.ChallengeMode)
-    settings = ("names", "control", "challenge", "tileset", "seed")
+    settings = ("names", "control", "challenge", "tileset", "seed", "computers")
     config_keys = frozenset({"challenge"})
 
     @classmethod
@@ -253,6 +284,8 @@ class Classic(Game):
         names = settings.pop("names", None) or ["Player 1", "Player 2"]
         if store is not None:
             return TableSession(store, names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
+        if settings.pop("computers", None):
+            raise ActionError("computers: computer seats play at a table with its game log (companion run or serve)")
         return ClassicSession(names, now_ms=now_ms, lexicon_for=lexicon_for, **settings)
 
     @classmethod
@@ -266,29 +299,33 @@ class Classic(Game):
     def restore(cls, store: GameStore, lexicon_for: LexiconFor | None = None) -> Any:
         return TableSession.restore(store, lexicon_for=lexicon_for)
 
+    @classmethod
+    def settings_of(cls, session: Any) -> dict[str, Any] | None:
+        state = session.state
+        return {"names": [p.name for p in state.players], "control": session.control_label,
+                "challenge": state.options.challenge.value, "tileset": state.options.tileset}
 
-def classic_control(cfg: Any) -> str | dict[str, Any]:
-    """The configuration's time control as the classic table takes it (a preset's terms: one
-    stage, an increment or Scrabble's overtime at 10 points a minute for up to 10 minutes)."""
-    from companion.clock.engine import MINUTE_MS, Overtime
+    @classmethod
+    def configured(cls, cfg: Any) -> dict[str, Any] | None:
+        spec = classic_control(cfg)
+        return {"names": cfg.player_names(), "control": time_control(spec)[0], "challenge": cfg.challenge,
+                "tileset": cfg.tileset, "control_spec": spec}
+
+
+def classic_control(cfg: Any) -> dict[str, Any]:
+    """The configuration's time control as the classic table takes it: any the clock engine
+    has (stages by moves, increment, Bronstein or delay, Scrabble's overtime at any rate)."""
+    from companion.table.session import control_spec
 
     c = cfg.control
     if c is None:
         raise CompanionError(f"{cfg.source}: clock.kind: a stopwatch is for the solo dungeon (game.players = 1)")
-    if len(c.stages) != 1:
-        raise CompanionError(f"{cfg.source}: clock.stages: the table plays one stage for now, not {len(c.stages)}")
-    st = c.stages[0]
-    if st.bronstein_ms or st.delay_ms:
-        raise CompanionError(f"{cfg.source}: clock.stages[0]: the table plays an increment or none for now")
-    if c.overtime is not None and c.overtime != Overtime():
-        raise CompanionError(f"{cfg.source}: clock.overtime_points_per_minute: the table plays Scrabble's overtime "
-                             "(10 points a minute, 10 minutes at most) for now")
-    if c.overtime is not None and st.increment_ms:
-        raise CompanionError(f"{cfg.source}: clock.overtime: overtime or an increment, not both")
-    minutes = st.time_ms / MINUTE_MS
-    if not 1 <= minutes <= 180:
-        raise CompanionError(f"{cfg.source}: clock.stages[0].minutes: the table plays 1 to 180 minutes, not {minutes:g}")
-    return {"minutes": minutes, "increment_seconds": st.increment_ms / 1000, "overtime": c.overtime is not None}
+    spec = control_spec(c)
+    try:
+        time_control(spec)
+    except ActionError as exc:
+        raise CompanionError(f"{cfg.source}: clock: {exc}") from None
+    return spec
 
 
 @register
@@ -301,7 +338,7 @@ class House(Game):
     log_kind = "house"
     boards = 2
     seats = (4, 4)
-    challenge_modes = ("void",)
+    challenge_modes = ("void", "consent")  # consent: rule 9, a challenge ends the match
     config_keys = frozenset({"colours"})
     from_page = False  # two cameras: `companion run` with game.boards = 2
 
@@ -309,7 +346,9 @@ class House(Game):
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
               **settings: Any) -> Any:
         names = settings.pop("names", None) or ["Player 1", "Player 2", "Player 3", "Player 4"]
-        options = house_rules.HouseOptions(**{k: settings.pop(k) for k in ("tileset", "colours", "minutes")
+        if "challenge" in settings:
+            settings["challenges"] = settings.pop("challenge") == "consent"
+        options = house_rules.HouseOptions(**{k: settings.pop(k) for k in ("tileset", "colours", "minutes", "challenges")
                                               if k in settings})
         if settings:
             raise ActionError(f"{sorted(settings)[0]}: not a setting of Scrabble House")
@@ -328,7 +367,7 @@ class House(Game):
         minutes = c.stages[0].time_ms / MINUTE_MS
         names = cfg.player_names()
         return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset, colours=cfg.colours,
-                                        minutes=minutes)
+                                        minutes=minutes, challenge=cfg.challenge)
 
 
 @register

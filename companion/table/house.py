@@ -83,6 +83,8 @@ class HouseSession(LoggedGame):
         self.game_id = f"house-{seed:x}-{now_ms:x}"
         self.settings = {"names": list(names), "tileset": options.tileset, "colours": list(options.colours),
                          "minutes": options.minutes, "first": first, "seed": seed}
+        if options.challenges:  # (only then: a log without the key is a match without challenges)
+            self.settings["challenges"] = True
         self._store_event(KIND, {"type": "started", **self.settings}, now_ms)
         self._say("new-game", None, f"Scrabble House: {names[0]} and {names[2]} v {names[1]} and {names[3]}")
 
@@ -130,6 +132,33 @@ class HouseSession(LoggedGame):
 
     def undo(self, now_ms: int) -> None:
         raise ActionError("Scrabble House has no undo", 409)
+
+    def challenge(self, now_ms: int, by: Any, board: Any = None) -> None:
+        """Rule 9: ``by`` challenges the last play on ``board`` (default: the board of the
+        latest play); the word list decides, and the match is over."""
+        if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < 4:
+            raise ActionError("by: the number of the challenging player, 0 to 3")
+        if board is None:
+            plays = [row["board"] for row in self.history if row["kind"] == "play"]
+            if not plays:
+                raise ActionError("there is no play to challenge", 409)
+            board = plays[-1]
+        if board not in (0, 1):
+            raise ActionError("board: 0 or 1")
+        at = self._at(now_ms)
+        self._challenge(by, board, at)
+
+    def _challenge(self, by: int, board: int, at: int) -> None:
+        out = house.apply(self.state, house.Challenge(by, board), self.lexicon)
+        if out.verdicts[0].kind is VerdictKind.REFUSED:
+            raise ActionError(out.verdicts[0].message, 409)
+        self._store_event(KIND, {"type": "challenge", "player": by, "board": board}, at)
+        self.state = out.state
+        for v in out.verdicts:
+            self._say(v.kind.value, v.player, v.message)
+        self.history.append({"board": board, "player": by, "kind": "challenge", "what": out.verdicts[0].message})
+        if self.state.over:
+            self._stop_clocks(at)
 
     # -- the table's turn, one board at a time --
 
@@ -283,7 +312,8 @@ class HouseSession(LoggedGame):
             return None
         first, *rest = events[starts[-1]:]
         p = first.payload
-        options = HouseOptions(tileset=p["tileset"], colours=tuple(p["colours"]), minutes=p["minutes"])  # type: ignore[arg-type]
+        options = HouseOptions(tileset=p["tileset"], colours=tuple(p["colours"]), minutes=p["minutes"],  # type: ignore[arg-type]
+                               challenges=bool(p.get("challenges", False)))
         s = cls(store, p["names"], options=options, first=p["first"], seed=p["seed"], now_ms=first.at_ms,
                 lexicon_for=lexicon_for, _replaying=True)
         if s.game_id != first.game:
@@ -304,6 +334,8 @@ class HouseSession(LoggedGame):
             self._judged(p["index"], p["player"], p["tiles"], self._at(e.at_ms))
         elif kind == "unread":
             self._unread(p["index"], p["player"], self._at(e.at_ms))
+        elif kind == "challenge":
+            self._challenge(p["player"], p["board"], self._at(e.at_ms))
         else:
             raise CompanionError(f"{self.store.path}: event {e.seq} of {e.game} is not one this companion knows")
 

@@ -106,6 +106,18 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
             "questions": session.questions[i],
             "home_rows": {"bottom": house.home_row(house.BOTTOM, b.board), "top": house.home_row(house.TOP, b.board)},
         })
+    pending = None
+    plays = [row["board"] for row in session.history if row["kind"] == "play"]
+    if state.options.challenges and plays and not state.over:
+        # Rule 9: the latest play can be challenged (until its board's next play); the word list
+        # decides and the match is over.
+        board = plays[-1]
+        last = state.boards[board].last
+        if last is not None:
+            mover, words = last
+            pending = {"player": mover, "words": list(words), "score": 0, "board": board,
+                       "challengers": [p for p in range(4) if house.team_of(p) != house.team_of(mover)],
+                       "closes_with": state.to_move(board)}
     return {
         "schema": SCHEMA,
         "game": {
@@ -113,7 +125,7 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
             "name": "house",
             "title": "Scrabble House",
             "tileset": state.options.tileset,
-            "challenge": "void",
+            "challenge": "consent" if state.options.challenges else "void",
             "turn": len(session.history),
             "to_move": None,
             "on_move": [] if state.over else [state.to_move(i) for i in range(2)],
@@ -122,7 +134,7 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
             "winners": [p for p in range(4) if state.winner is not None and house.team_of(p) == state.winner],
             "reason": state.reason,
             "awaiting_racks": False,
-            "pending": None,
+            "pending": pending,
             "stacking": False,
         },
         "board": boards[0],

@@ -45,6 +45,23 @@ MAX_BLANKS = 2  # blanks in one move whose letters are looked for (a set has two
 
 
 @dataclass(frozen=True)
+class Ask:
+    """A question about one square the players can answer on the page: ``choices`` are the
+    letters it may hold (``""``: no tile there; ``?``: a blank). ``kind``: ``unsure`` (is there a tile?), ``changed`` or ``vanished``
+    (an accepted tile read otherwise: only it can stand), ``back`` (a face-down tile: which
+    letter, once turned over)."""
+
+    square: Coord
+    kind: str
+    text: str
+    choices: tuple[str, ...]
+
+    @property
+    def empty_allowed(self) -> bool:
+        return "" in self.choices
+
+
+@dataclass(frozen=True)
 class Inferred:
     """One turn as the board shows it: ``placement`` (None when no tile was added) and the
     ``questions`` to put to the players. With no placement, the questions stand instead of
@@ -53,6 +70,7 @@ class Inferred:
 
     placement: Placement | None = None
     questions: tuple[str, ...] = ()
+    asks: tuple[Ask, ...] = ()  # the questions about single squares, with their choices
 
     @property
     def no_tiles(self) -> bool:
@@ -79,6 +97,8 @@ def infer_move(
     letters the players said their blanks stand for, by square (the camera cannot see them);
     a blank not named there is named by the word list, or asked about."""
     questions: list[str] = []
+    asks: list[Ask] = []
+    letters_any = tuple(sorted(tileset.alphabet)) + (BLANK_FACE,)
     new: dict[Coord, CellReading] = {}
     for cell in cells:
         sq = board_square(cell, transpose)
@@ -90,23 +110,33 @@ def infer_move(
                 continue  # the game knows better than an unsure reading
             if cell.kind != "tile":
                 what = "is empty" if cell.kind == "empty" else "shows a face-down tile"
-                questions.append(f"{format_square(sq)} held {held.gcg} and now {what}: was it taken off?")
+                text = f"{format_square(sq)} held {held.gcg} and now {what}: was it taken off?"
+                questions.append(text)
+                # A tile taken off is no move: it goes back, or the camera misread the square.
+                asks.append(Ask(sq, "vanished", text, (BLANK_FACE if held.blank else held.letter,)))
             elif cell.letter != (BLANK_FACE if held.blank else held.letter):
                 if stacking:
                     new[sq] = cell  # a tile on top of the stack: the rules judge it
                     continue
-                questions.append(f"{format_square(sq)} held {held.gcg} and now reads {cell.letter}: which is it?")
+                text = f"{format_square(sq)} held {held.gcg} and now reads {cell.letter}: which is it?"
+                questions.append(text)
+                # Only what the game accepted there can stand: a tile on the board does not change.
+                asks.append(Ask(sq, "changed", text, (BLANK_FACE if held.blank else held.letter,)))
             continue
         if cell.kind == "empty":
             continue
         if cell.confidence < SURE:
-            questions.append(f"is there a tile on {format_square(sq)}? (the camera is not sure)")
+            text = f"is there a tile on {format_square(sq)}? (the camera is not sure)"
+            questions.append(text)
+            asks.append(Ask(sq, "unsure", text, ("",) + letters_any))
         elif cell.kind == "back":
-            questions.append(f"a tile lies face down on {format_square(sq)}: turn it over")
+            text = f"a tile lies face down on {format_square(sq)}: turn it over"
+            questions.append(text)
+            asks.append(Ask(sq, "back", text, letters_any))
         else:
             new[sq] = cell
     if questions:
-        return Inferred(questions=tuple(questions))
+        return Inferred(questions=tuple(questions), asks=tuple(asks))
     if not new:
         return Inferred()
     letters = sorted(tileset.alphabet)
@@ -150,6 +180,22 @@ def infer_move(
     else:
         question = f"no letter for the blank on {where} makes every word a word (taken as {taken}): which letter is it?"
     return Inferred(fits[0][2], (question,))
+
+
+def answered(cells: Sequence[CellReading], square: Coord, letter: str, *, transpose: bool = False
+             ) -> tuple[CellReading, ...]:
+    """``cells`` with ``square`` read for sure as the players answered: ``letter`` (``?``: a
+    blank) or ``""`` (no tile). The rest of the reading is as the camera saw it."""
+    out = []
+    for cell in cells:
+        if board_square(cell, transpose) != square:
+            out.append(cell)
+        elif letter:
+            out.append(CellReading(cell.row, cell.col, "tile", letter=letter, rotation=cell.rotation or 0,
+                                   set=cell.set, rgb=cell.rgb, token=cell.token, confidence=1.0))
+        else:
+            out.append(CellReading(cell.row, cell.col, token=cell.token, confidence=1.0))
+    return tuple(out)
 
 
 def accept(board: Board, placement: Placement, cells: Sequence[CellReading], *, transpose: bool = False) -> Board:

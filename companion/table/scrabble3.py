@@ -29,7 +29,7 @@ from companion.rules import scrabble3 as s3
 from companion.table.classic import ClassicSession
 from companion.table.scrabble3_inference import infer_scrabble3
 from companion.table.session import MAX_NAME, UNREADABLE, ActionError, LoggedGame, time_control
-from companion.table.snapshot import SCHEMA, VERDICTS_SHOWN, layout_json, squares_json
+from companion.table.snapshot import SCHEMA, VERDICTS_SHOWN, layout_json, squares_json, words_json
 from companion.table.store import GameStore, StoredEvent
 
 LOG_KIND = "scrabble3"
@@ -182,8 +182,7 @@ class Scrabble3Session(LoggedGame):
         for v in out.verdicts:
             more: dict[str, Any] = {}
             if v.score is not None:
-                more = {"words": [w.word.text for w in v.score.words], "bonuses": v.score.breakdown(),
-                        "stretched_by": v.score.stretched_by}
+                more = {"bonuses": v.score.breakdown(), "stretched_by": v.score.stretched_by}
                 if isinstance(action, s3.Play):
                     more.update(_notation(before, action, v.score))
             self._say(v.kind.value, v.player, v.message, points=v.points, **more)
@@ -389,7 +388,11 @@ def _notation(before: s3.Scrabble3State, action: s3.Play, score: s3.Scrabble3Sco
         board = board.with_tiles([(sq, Tile(board[sq].letter))])  # type: ignore[union-attr]
     board = board.without(action.pick_off)
     position, word = notation_of(board, action.placement, score.words[0].word.direction)
-    return {"position": position, "word": word, "pick_off": [format_square(s) for s in action.pick_off],
+    picked = set(action.pick_off)
+    words = words_json(score.words, s3.capped_value(before.tileset),
+                       lambda sq: None if sq in picked else board.layout.premium(sq))
+    return {"position": position, "word": word, "words": words, "bonus": score.bonus,
+            "squares": [list(t.coord) for t in action.placement.tiles], "pick_off": [format_square(s) for s in action.pick_off],
             "flipped": [(format_square(s), f) for s, f in action.flipped],
             "swaps": [format_square(s) for s in action.swaps]}
 
@@ -412,7 +415,7 @@ def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]
             "ppt": round(state.ppt(i), 1), "ppt_turns": state.ppt_turns(i),
             "final_racks": p.final_racks,
         })
-    last = next((r for r in reversed(session.history_rows) if "bonuses" in r), None)
+    last = next((r for r in reversed(session.history_rows) if "position" in r), None)
     return {
         "schema": SCHEMA,
         "game": {
@@ -424,7 +427,7 @@ def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]
         "board": {
             **layout_json(state.board.layout),
             "squares": squares_json(state.board, dict(tileset.values), session.seen, session.heights),
-            "highlight": [], "corrected": [], "preview": None,
+            "highlight": last["squares"] if last else [], "corrected": [], "preview": None,
         },
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},

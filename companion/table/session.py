@@ -46,18 +46,30 @@ PRESETS: dict[str, tuple[str, TimeControl | None]] = {
     "club": ("30 min, overtime 10 points a minute", TimeControl((Stage(30 * MINUTE_MS),), Overtime())),
     "rapid": ("10 min + 5 s a move", TimeControl((Stage(10 * MINUTE_MS, increment_ms=5000),))),
     "blitz": ("5 min sudden death", TimeControl((Stage(5 * MINUTE_MS),))),
+    # One of each thing the clock engine does, so the page's form reaches them all.
+    "bronstein": ("15 min, Bronstein 10 s", TimeControl((Stage(15 * MINUTE_MS, bronstein_ms=10_000),))),
+    "delay": ("15 min, delay 5 s", TimeControl((Stage(15 * MINUTE_MS, delay_ms=5_000),))),
+    "classical": ("90 min for 40 moves, then 30 min + 30 s a move",
+                  TimeControl((Stage(90 * MINUTE_MS, moves=40), Stage(30 * MINUTE_MS, increment_ms=30_000)))),
+    "overtime-5": ("25 min, overtime 5 points a minute up to 5 min",
+                   TimeControl((Stage(25 * MINUTE_MS),), Overtime(5, 5 * MINUTE_MS))),
     "untimed": ("no clock", None),
 }
 
 
 def time_control(spec: Any) -> tuple[str, TimeControl | None]:
-    """A preset's name, or ``{"minutes": M, "increment_seconds": S, "overtime": bool}``."""
+    """A preset's name; ``{"minutes": M, "increment_seconds": S, "overtime": bool}``; or any
+    control the clock engine has: ``{"stages": [{"minutes", "moves", "increment_seconds" |
+    "bronstein_seconds" | "delay_seconds"}, ...], "overtime": false | {"points_per_minute",
+    "cap_minutes"}}`` (the last stage without ``moves``)."""
     if isinstance(spec, str):
         if spec not in PRESETS:
             raise ActionError(f"time control {spec!r} is not one of {', '.join(PRESETS)}")
         return PRESETS[spec]
+    if isinstance(spec, dict) and "stages" in spec:
+        return _staged(spec)
     if not isinstance(spec, dict) or set(spec) - {"minutes", "increment_seconds", "overtime"}:
-        raise ActionError("time control: a preset name or {minutes, increment_seconds, overtime}")
+        raise ActionError("time control: a preset name, {minutes, increment_seconds, overtime} or {stages, overtime}")
     minutes = spec.get("minutes")
     inc = spec.get("increment_seconds", 0)
     overtime = spec.get("overtime", False)
@@ -72,6 +84,76 @@ def time_control(spec: Any) -> tuple[str, TimeControl | None]:
     stage = Stage(round(minutes * MINUTE_MS), increment_ms=round(inc * 1000))
     label = f"{minutes:g} min" + (f" + {inc:g} s a move" if inc else "") + (", overtime 10 points a minute" if overtime else "")
     return label, TimeControl((stage,), Overtime() if overtime else None)
+
+
+BONUSES = {"increment_seconds": "+ {:g} s a move", "bronstein_seconds": "Bronstein {:g} s", "delay_seconds": "delay {:g} s"}
+
+
+def _staged(spec: dict[str, Any]) -> tuple[str, TimeControl]:
+    if set(spec) - {"stages", "overtime"}:
+        raise ActionError("time control: stages and overtime")
+    stages, parts = [], []
+    raw = spec["stages"]
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 5:
+        raise ActionError("time control: stages, a list of 1 to 5")
+    for i, st in enumerate(raw):
+        if not isinstance(st, dict) or set(st) - {"minutes", "moves", *BONUSES}:
+            raise ActionError(f"time control: stages[{i}]: minutes, moves and one of {', '.join(BONUSES)}")
+        minutes, moves = st.get("minutes"), st.get("moves")
+        if not _number(minutes) or not 0 <= minutes <= 600 or (i == 0 and minutes <= 0):
+            raise ActionError(f"time control: stages[{i}].minutes from {'above ' if i == 0 else ''}0 to 600")
+        if moves is not None and (not isinstance(moves, int) or isinstance(moves, bool) or not 1 <= moves <= 1000):
+            raise ActionError(f"time control: stages[{i}].moves from 1 to 1000")
+        bonus = {k: st.get(k, 0) for k in BONUSES}
+        if any(not _number(v) or not 0 <= v <= 600 for v in bonus.values()):
+            raise ActionError(f"time control: stages[{i}]: a bonus from 0 to 600 seconds")
+        try:
+            stages.append(Stage(round(minutes * MINUTE_MS), moves, round(bonus["increment_seconds"] * 1000),
+                                round(bonus["bronstein_seconds"] * 1000), round(bonus["delay_seconds"] * 1000)))
+        except ValueError as exc:
+            raise ActionError(f"time control: stages[{i}]: {exc}") from None
+        given = [("" if k == "increment_seconds" else ",") + " " + BONUSES[k].format(v) for k, v in bonus.items() if v]
+        parts.append(f"{minutes:g} min" + (f" for {moves} moves" if moves else "") + "".join(given))
+    overtime = spec.get("overtime", False)
+    ot = None
+    if isinstance(overtime, dict):
+        if set(overtime) - {"points_per_minute", "cap_minutes"}:
+            raise ActionError("time control: overtime: points_per_minute and cap_minutes")
+        points, cap = overtime.get("points_per_minute", 10), overtime.get("cap_minutes", 10)
+        if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 1000 or not _number(cap) \
+                or not 0 < cap <= 600:
+            raise ActionError("time control: overtime: points_per_minute 0 to 1000, cap_minutes above 0 to 600")
+        ot = Overtime(points, round(cap * MINUTE_MS))
+    elif overtime is True:
+        ot = Overtime()
+    elif overtime is not False:
+        raise ActionError("time control: overtime is false, true or {points_per_minute, cap_minutes}")
+    try:
+        control = TimeControl(tuple(stages), ot)
+    except ValueError as exc:
+        raise ActionError(f"time control: {exc}") from None
+    label = ", then ".join(parts)
+    if ot is not None:
+        label += f", overtime {ot.points_per_minute} points a minute up to {ot.cap_ms / MINUTE_MS:g} min"
+    return label, control
+
+
+def control_spec(control: TimeControl) -> dict[str, Any]:
+    """A control as :func:`time_control` takes it (and the game log keeps it)."""
+    stages = []
+    for st in control.stages:
+        d: dict[str, Any] = {"minutes": st.time_ms / MINUTE_MS}
+        if st.moves is not None:
+            d["moves"] = st.moves
+        for key, ms in (("increment_seconds", st.increment_ms), ("bronstein_seconds", st.bronstein_ms),
+                        ("delay_seconds", st.delay_ms)):
+            if ms:
+                d[key] = ms / 1000
+        stages.append(d)
+    ot = control.overtime
+    overtime: Any = False if ot is None else {"points_per_minute": ot.points_per_minute,
+                                              "cap_minutes": ot.cap_ms / MINUTE_MS}
+    return {"stages": stages, "overtime": overtime}
 
 
 def _number(v: Any) -> bool:
@@ -149,10 +231,15 @@ class LoggedGame:
             payload = {**payload, "ref": self.ref}
             self.last_ref = max(self.last_ref, self.ref)
         try:
-            self.store.append(self.game_id, kind, payload, at_ms)
+            seq = self.store.append(self.game_id, kind, payload, at_ms)
         except CompanionError as exc:
             self._refold()
             raise ActionError(f"not saved: {exc}", 503) from None
+        # Only once the event is on disk: whoever follows the table (the venue's publisher)
+        # hears of it, with the session as it now stands (the change is applied before it is
+        # logged). A listener never fails the game: it keeps its own troubles.
+        for listener in self.store.listeners:
+            listener(self, StoredEvent(seq, self.game_id, kind, payload, int(self.store.wall()), at_ms))
 
     def _refold(self) -> None:
         """After a write that failed (a full disk), the game as its log has it: the change the

@@ -10,12 +10,12 @@ Everything here is a pure function of what it is given: no clock, no lock, no re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.core.board import Board, Coord, Layout, Premium
+from companion.core.move import format_square
 
-if TYPE_CHECKING:  # pragma: no cover
-    from companion.table.classic import ClassicSession
+from companion.rules.classic import result_text
 
 SCHEMA = 1
 VERDICTS_SHOWN = 40
@@ -72,7 +72,26 @@ def squares_json(
     return out
 
 
-def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
+def words_json(words: Any, value: Any, premium: Any) -> list[dict[str, Any]]:
+    """The words of a play as the page breaks them down: each letter with its value and the
+    premium under it (new tiles only), the letter sum, the multiplier, the score. ``value(square,
+    tile, word)`` (a core.words.LetterValue) and ``premium(square)`` are the game's (Scrabble III caps small words' letters and
+    gives no premium again under a picked-off tile)."""
+    out = []
+    for w in words:
+        letters = []
+        for sq, tile, new in zip(w.word.squares, w.word.tiles, w.word.new):
+            p = premium(sq) if new else None
+            letters.append({"letter": tile.letter, "blank": tile.blank, "value": value(sq, tile, w.word),
+                            "premium": p.name if p is not None and p.name != "NONE" else None})
+        out.append({"word": w.word.text, "gcg": w.word.gcg, "letters": letters,
+                    "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
+    return out
+
+
+# ``session`` is a table.classic.ClassicSession; not imported, even for type checking, since the
+# session imports this module's words_json (the layers contract counts that as a cycle).
+def classic_document(session: Any, now_ms: int) -> dict[str, Any]:
     """The classic game: board, players with scores and clocks, the last move, verdicts, history."""
 
     state = session.state
@@ -95,10 +114,34 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
         })
     pending = None
     if state.pending is not None:
+        n = len(state.players)
         pending = {
             "player": state.pending.player,
             "words": [w.word.text for w in state.pending.score.words],
             "score": state.pending.score.total,
+            # Who may challenge, and whose action closes the window (the next player's).
+            "challengers": [i for i in range(n) if i != state.pending.player],
+            "closes_with": state.to_move,
+        }
+    asking = getattr(session, "asking", None)
+    question = None
+    if asking is not None and asking.asks:
+        # The squares asked about, marked on the board; each with the answers it allows.
+        question = {
+            "player": asking.player,
+            "asks": [{"square": format_square(a.square), "row": a.square[0], "col": a.square[1], "kind": a.kind,
+                      "text": a.text, "empty": "" in a.choices, "blank": "?" in a.choices,
+                      "letters": [c for c in a.choices if c not in ("", "?")]} for a in asking.asks],
+        }
+    computer = None
+    if getattr(session, "computers", None):
+        shown = session.computer_move()
+        racks = session.computer_racks()
+        dealt = session._fold.dealt
+        computer = {
+            "seats": [{"seat": k, "name": state.players[k].name, "skill": v, "rack": "".join(racks.get(k, [])),
+                       "take": "".join(dealt.get(k, []))} for k, v in sorted(session.computers.items())],
+            "move": shown.to_json() if shown is not None else None,
         }
     last = session.last_move()
     highlight = [list(s) for s in last["squares"]] if last is not None else []
@@ -116,6 +159,10 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "over": state.over,
             "awaiting_racks": state.awaiting_racks,
             "winners": winners,
+            "result": result_text(state) if state.over else None,
+            "resigned": state.resigned,
+            "declared": getattr(session, "declared", None),
+            "adjourned": getattr(session, "adjourned", False),
             "pending": pending,
             "stacking": False,
         },
@@ -126,7 +173,10 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "corrected": [list(c) for c in sorted(session.corrected_squares())],
             # Another game's preview (the explosion a play would set off): squares and a label.
             "preview": session.preview,
+            "asked": [[a["row"], a["col"]] for a in question["asks"]] if question else [],
         },
+        "question": question,
+        "computer": computer,
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},
         "last_move": last,

@@ -111,6 +111,9 @@ class GameStore:
         self.fresh_log = fresh_log
         self.notice: str | None = None
         self._writing = False
+        # Called as listener(session, event) after each event a session appends (see
+        # LoggedGame._store_event): the venue's publisher (companion/table/publish/publisher.py).
+        self.listeners: list[Any] = []
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -410,6 +413,8 @@ def action_to_json(action: classic.Action) -> dict[str, Any]:
         return {"type": "trade-blank", "square": list(action.square)}
     if isinstance(action, classic.RevealRacks):
         return {"type": "reveal-racks", "racks": list(action.racks)}
+    if isinstance(action, classic.Resign):
+        return {"type": "resign", "by": action.by}
     raise TypeError(f"no JSON form for {action!r}")
 
 
@@ -429,6 +434,8 @@ def action_from_json(d: dict[str, Any]) -> classic.Action:
         return classic.TradeBlank((int(d["square"][0]), int(d["square"][1])))
     if kind == "reveal-racks":
         return classic.RevealRacks(tuple(d["racks"]))
+    if kind == "resign":
+        return classic.Resign(int(d["by"]))
     raise ValueError(f"unknown action {kind!r}")
 
 

@@ -276,6 +276,14 @@ def toggle_pause(s: TableSession, now: int) -> str:
     return "paused"
 
 
+def roll_dice(s: Any, now: int) -> str:
+    """The roll button: the game's dice rolled (the dungeon's set-up, before it stands)."""
+    reroll = getattr(s, "reroll", None)
+    if reroll is None:
+        return f"ignored: {getattr(s, 'game', 'this game')} has no dice"
+    return reroll(now)
+
+
 def lights(s: TableSession, now: int) -> tuple[set[int], set[int]]:
     """The players' LEDs: lit for the players on move, blinking for those in overtime."""
     if s.clocks is None or s.state.over:
@@ -293,7 +301,9 @@ def serve_panel(panel: Any, tables: Sequence[Table], hub: Any, stop: threading.E
     the button callbacks' thread and this one never wait for a board to be read.
 
     The buzzer: a short double beep when a press ends in a question (the player must look at
-    the page), the flag's long beep when a player's time runs out (overtime begins)."""
+    the page), the flag's long beep when a player's time runs out (overtime begins). The roll
+    button rolls the game's dice (:func:`roll_dice`): a short beep, or the double beep when the
+    game has none to roll now."""
     shown: tuple[set[int], set[int]] | None = None
     heard = [len(t.verdicts) for t in tables]
     while not stop.is_set():
@@ -308,6 +318,10 @@ def serve_panel(panel: Any, tables: Sequence[Table], hub: Any, stop: threading.E
                 say(f"press {button} at {format_ms(at)}")
             elif button == "pause":
                 say(f"pause: {hub.call(toggle_pause)}")
+            elif button == "roll":
+                rolled = hub.call(roll_dice)
+                say(f"roll: {rolled}")
+                panel.beep("invalid" if rolled.startswith("ignored") else "roll")
             now_lights = hub.call(lights)
         except (ActionError, CompanionError) as exc:
             say(f"companion: {button}: {exc}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
@@ -109,21 +110,21 @@ class Picamera2Source(FrameSource):
     python3-picamera2``). Frames are still-quality captures of ``size`` in BGR order
     (Picamera2's ``RGB888`` is laid out B, G, R: what OpenCV expects)."""
 
-    def __init__(self, camera: int = 0, size: tuple[int, int] | None = None, clock: Clock = time.monotonic) -> None:
+    def __init__(self, camera: int = 0, size: tuple[int, int] | None = None, clock: Clock = time.monotonic,
+                 controls: Mapping[str, Any] | None = None) -> None:
         super().__init__(clock)
-        try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]  # only on a Pi: imported here
-        except ImportError:
-            raise CompanionError(
-                "the picamera2 source needs the Raspberry Pi camera library (apt install python3-picamera2); "
-                "elsewhere use device:0 or folder:PATH"
-            ) from None
+        Picamera2 = load_picamera2()
         try:
             self._camera = Picamera2(camera)
             main: dict[str, Any] = {"format": "RGB888"}
             if size is not None:
                 main["size"] = tuple(size)
             self._camera.configure(self._camera.create_still_configuration(main=main))
+            # Only what this camera has: a Camera Module 2 or an HQ camera has no autofocus.
+            known = getattr(self._camera, "camera_controls", {})
+            wanted = {k: v for k, v in (controls or {}).items() if k in known}
+            if wanted:
+                self._camera.set_controls(wanted)
             self._camera.start()
         except Exception as exc:  # noqa: BLE001 - libcamera raises assorted errors when no camera is attached
             raise CompanionError(f"cannot start Raspberry Pi camera {camera}: {_one_line(exc)}") from None
@@ -143,6 +144,41 @@ class Picamera2Source(FrameSource):
             self._camera.close()
 
 
+def picamera2_controls(focus_cm: float | None, exposure_ms: float | None, gain: float | None) -> dict[str, Any]:
+    """libcamera's controls for the configuration's camera settings. The lens position is in
+    dioptres (1 / metres): a board 57.5 cm below is 1.74. AfMode 0 is manual, 2 continuous."""
+    controls: dict[str, Any] = {"AfMode": 2} if focus_cm is None else {"AfMode": 0, "LensPosition": 100.0 / focus_cm}
+    if exposure_ms is not None:
+        controls.update(AeEnable=False, ExposureTime=int(round(exposure_ms * 1000)))
+    if gain is not None:
+        controls["AnalogueGain"] = float(gain)
+    return controls
+
+
+def load_picamera2() -> Any:
+    """Picamera2's class, or one line saying why not. Not only a missing package: a picamera2
+    that is there but fails to load (numpy 2 in the venv over the numpy 1.24 Bookworm's
+    picamera2 and simplejpeg are built against: "numpy.dtype size changed", picamera2 issues
+    1088 and 1211; a libcamera that does not match) raises whatever it raises, and the service
+    must say that, not restart for ever behind a traceback."""
+    try:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]  # only on a Pi: imported here
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("picamera2", None):
+            raise CompanionError(f"the Raspberry Pi camera library cannot load: {_one_line(exc)}") from None
+        raise CompanionError(
+            "the picamera2 source needs the Raspberry Pi camera library (apt install python3-picamera2); "
+            "elsewhere use device:0 or folder:PATH"
+        ) from None
+    except Exception as exc:  # noqa: BLE001 - a broken install raises anything; the user gets the cause
+        hint = ""
+        if "numpy" in str(exc).lower():
+            hint = (f" (numpy {np.__version__} is loaded: picamera2 needs the system's numpy 1.x; "
+                    "reinstall with `sudo make install`, see docs/pi.md)")
+        raise CompanionError(f"the Raspberry Pi camera library cannot load: {_one_line(exc)}{hint}") from None
+    return Picamera2
+
+
 # ---------------------------------------------------------------------------------------------
 # OpenCV device
 
@@ -153,19 +189,29 @@ class OpenCVDeviceSource(FrameSource):
     ``retries`` times in a row, is a one-line error."""
 
     def __init__(self, device: int | str, clock: Clock = time.monotonic, retries: int = READ_RETRIES,
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, exposure_ms: float | None = None,
+                 warn: Callable[[str], None] | None = None) -> None:
         super().__init__(clock)
         self.device = device
         self.retries = max(1, int(retries))
-        if isinstance(device, str) and "://" not in device and not os.path.exists(device):
-            raise CompanionError(f"camera device {device}: no such device")
+        check_device_path(device)
         self._capture = _quietly(lambda: cv2.VideoCapture(device))
         if not self._capture.isOpened():
             self._capture.release()
             raise CompanionError(f"cannot open camera device {device}")
+        warn = warn or (lambda line: print(line, file=sys.stderr, flush=True))
         if size is not None:
+            # MJPG first: most USB webcams give 1080p only compressed (raw YUYV tops out lower).
+            self._capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+            got = (int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+            if got != tuple(size) and got != (0, 0):
+                warn(f"camera device {device}: asked for {size[0]}x{size[1]}, it gives {got[0]}x{got[1]}")
+        if exposure_ms is not None:
+            # V4L2 through OpenCV: auto exposure 1 is manual, and the exposure is in 100 µs units.
+            self._capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
+            self._capture.set(cv2.CAP_PROP_EXPOSURE, exposure_ms * 10)
         count = self._capture.get(cv2.CAP_PROP_FRAME_COUNT)
         self._finite = isinstance(device, str) and os.path.isfile(device) and count > 0
 
@@ -186,6 +232,12 @@ class OpenCVDeviceSource(FrameSource):
     @property
     def name(self) -> str:
         return f"camera device {self.device}"
+
+
+def check_device_path(device: int | str) -> None:
+    """A device named by its path must be there (an index or a URL is only known by opening it)."""
+    if isinstance(device, str) and "://" not in device and not os.path.exists(device):
+        raise CompanionError(f"camera device {device}: no such device")
 
 
 def _quietly(make: Callable[[], Any]) -> Any:

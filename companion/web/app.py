@@ -20,8 +20,18 @@ Endpoints (also in the README):
     POST /api/admin/pause | /api/admin/resume | /api/admin/undo
     POST /api/admin/correct    {square: "H8", letter: "A" | "" (empty), blank: false}
     POST /api/admin/challenge  {decision: "dictionary" | "valid" | "phony", by: 1}
+    POST /api/answer           {square: "H8", letter: "Ü" | "" (no tile), blank: false}: the answer to the
+                               table's question about a square, by the player on move or the organiser
+                               (any page at the table: no PIN, as anyone there could set the tile right)
+    POST /api/challenge        {by: 1}: that player challenges the last play; the house list decides; no PIN
+    POST /api/declare          {count: 3}: the player on move's next turn without tiles is an exchange
+                               of 3 tiles (0: a pass); no PIN
+    POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
+    POST /api/admin/resign     {player: 0}: that player resigns, the game ends
+    POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
     GET  /qr.svg               a QR code of the page's own address
+    GET  /api/admin/camera.jpg what the table last saw, the grid and readings drawn (?board=1: House's second)
 """
 
 from __future__ import annotations
@@ -59,7 +69,15 @@ class WebConfig:
     call_timeout_s: float = 10.0
 
 
-def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None) -> Flask:
+def _loopback(address: str | None) -> bool:
+    try:
+        return address is not None and ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None,
+               camera_view: Callable[[int], bytes | None] | None = None) -> Flask:
     config = config or WebConfig()
     auth = auth or Auth()
     app = Flask(__name__)
@@ -220,6 +238,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         if s is None:
             s = auth.new_session()
             g.set_session = s.id
+        # A browser on the device itself (the organiser at the table) is shown the day's PIN:
+        # the socket's own peer, which no request header can forge (nothing proxies this server).
+        if auth.pin is not None and _loopback(request.remote_addr):
+            return jsonify(admin=s.admin, csrf=s.csrf, device_pin=auth.pin)
         return jsonify(admin=s.admin, csrf=s.csrf)
 
     @app.post("/api/login")
@@ -251,10 +273,11 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     # -- the organiser's actions --
 
-    def admin_action(allowed: set[str], fn: Callable[[Any, int, dict[str, Any]], None]) -> Response:
-        """The organiser's action: the admin session first, then the body, then the game."""
+    def admin_action(allowed: set[str], fn: Callable[[Any, int, dict[str, Any]], None],
+                     admin: bool = True) -> Response:
+        """The organiser's action (``admin``: the admin session first), then the body, then the game."""
         s = current_session()
-        if s is None or not s.admin:
+        if admin and (s is None or not s.admin):
             return error(401, "the organiser's PIN is needed for that")
         data = body()
         unknown = sorted(set(data) - allowed)
@@ -312,7 +335,62 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
             lambda session, now, d: session.rule_challenge(now, d.get("decision"), d.get("by")),
         )
 
+    # -- the players' answers (a page at the table, no PIN) --
+
+    def offered(session: Any, name: str) -> Callable[..., Any]:
+        fn = getattr(session, name, None)
+        if fn is None:
+            raise ActionError(f"{getattr(session, 'game', 'this game')} has no {name.replace('_', ' ')} on the page", 409)
+        return fn
+
+    @app.post("/api/answer")
+    def answer() -> Response:
+        return admin_action(
+            {"square", "letter", "blank"},
+            lambda session, now, d: offered(session, "answer")(now, d.get("square"), d.get("letter"), d.get("blank", False)),
+            admin=False,
+        )
+
+    @app.post("/api/challenge")
+    def player_challenge() -> Response:
+        return admin_action({"by"}, lambda session, now, d: offered(session, "challenge")(now, d.get("by")), admin=False)
+
+    @app.post("/api/declare")
+    def declare() -> Response:
+        return admin_action({"count"}, lambda session, now, d: offered(session, "declare_exchange")(now, d.get("count")),
+                            admin=False)
+
+    @app.post("/api/racks")
+    def racks() -> Response:
+        return admin_action({"racks"}, lambda session, now, d: offered(session, "enter_racks")(now, d.get("racks")),
+                            admin=False)
+
+    @app.post("/api/admin/resign")
+    def resign() -> Response:
+        return admin_action({"player"}, lambda session, now, d: offered(session, "resign")(now, d.get("player")))
+
+    @app.post("/api/admin/adjourn")
+    def adjourn() -> Response:
+        return admin_action(set(), lambda session, now, d: offered(session, "adjourn")(now))
+
     # -- downloads --
+
+    @app.get("/api/admin/camera.jpg")
+    def camera() -> Response:
+        """What the table last saw (``?board=1`` for a House table's second), the found grid and
+        readings drawn over it: for the organiser only."""
+        s = current_session()
+        if s is None or not s.admin:
+            return error(401, "the organiser's PIN is needed for that")
+        board = request.args.get("board", "0")
+        if camera_view is None:
+            return error(404, "no camera at this table")
+        if board not in ("0", "1"):
+            return error(400, "board: 0 or 1")
+        picture = camera_view(int(board))
+        if picture is None:
+            return error(404, "no reading yet: the table reads the board when a clock button is pressed")
+        return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/game.gcg")
     def gcg() -> Response:

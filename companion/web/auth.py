@@ -1,7 +1,8 @@
 """Who may change the game: the organiser, who knows the PIN the device shows.
 
 - The PIN is six random digits made at start (``secrets``), shown on the device (printed to
-  the console and the journal; the hardware display later) and compared in constant time.
+  the console and the journal, and on the page of a browser on the device itself) and compared
+  in constant time; or the organiser's fixed PIN, known only by its hash (``pin_hash``).
 - Every visitor gets a session (a random id in an HttpOnly, SameSite=Strict cookie) with its
   own CSRF token; every POST must carry that token in ``X-CSRF-Token``. Logging in with the
   PIN makes a new session (new id, new token: a planted id is worth nothing) marked admin.
@@ -69,6 +70,7 @@ class Auth:
         self,
         pin: str | None = None,
         *,
+        pin_hash: str | None = None,  # a fixed PIN from the configuration (core/pin_hash.py); pin is then None
         now: Callable[[], float] = time.monotonic,
         max_tries: int = 5,
         window_s: float = 60.0,
@@ -80,7 +82,8 @@ class Auth:
     ) -> None:
         if pin is not None and not (pin.isdigit() and len(pin) == PIN_DIGITS and pin.isascii()):
             raise ValueError(f"a PIN is {PIN_DIGITS} digits")
-        self.pin = pin if pin is not None else new_pin()
+        self.pin_hash = pin_hash
+        self.pin = None if pin_hash else pin if pin is not None else new_pin()
         self.now = now
         self.max_tries = max_tries
         self.window_s = window_s
@@ -146,7 +149,7 @@ class Auth:
                     return PinResult(False, True, _seconds(rec.locked_until - now))
                 if rec.failures and len(self._all_failures) >= self.global_tries:
                     return PinResult(False, True, _seconds(self._all_failures[0] + self.window_s - now))
-            ok = hmac.compare_digest(self.pin.encode(), pin.encode("utf-8", "replace"))
+            ok = self.pin_matches(pin)
             if ok:
                 self._addresses.pop(address, None)
                 return PinResult(True)
@@ -163,6 +166,13 @@ class Auth:
                 rec.failures.clear()
                 return PinResult(False, False, 0, 0)
             return PinResult(False, False, 0, self.max_tries - len(rec.failures))
+
+    def pin_matches(self, pin: str) -> bool:
+        if self.pin_hash:
+            from companion.core.pin_hash import verify_pin
+
+            return verify_pin(pin, self.pin_hash)
+        return self.pin is not None and hmac.compare_digest(self.pin.encode(), pin.encode("utf-8", "replace"))
 
     def login(self, old_sid: str | None) -> WebSession:
         """A fresh admin session in place of ``old_sid``."""

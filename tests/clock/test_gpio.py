@@ -7,8 +7,10 @@ Time is a number the test sets: the buttons' callbacks stamp presses with it, so
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
+import types
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -287,3 +289,51 @@ def test_waiting_for_a_press_ends_when_signals_interrupt_it():
         pytest.fail("a wait for a press under signals never ended")
     assert proc.returncode == 0, proc.stderr
     assert "served" in proc.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# No pins: the reason lgpio gave, not a guess
+
+
+def no_default_factory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero's own search for a pin library, from scratch, on this machine."""
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
+
+
+def test_an_lgpio_that_fails_to_start_is_named_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Pi 5 under ProtectSystem=strict with / as the working directory: lgpio is there but
+    # cannot make its notification pipe (gpiozero issue 1106). The error must say so, not
+    # "install lgpio".
+    import gpiozero.pins.local
+
+    no_default_factory(monkeypatch)
+    monkeypatch.setattr(gpiozero.pins.local, "get_pi_revision", lambda: 0xD04170)  # a Pi 5 (4 GB)
+
+    class error(Exception):
+        pass
+
+    def gpiochip_open(chip: int) -> int:
+        raise error("'can not open gpiochip'")
+
+    lgpio = types.ModuleType("lgpio")
+    lgpio.__dict__.update(gpiochip_open=gpiochip_open, error=error, __getattr__=lambda name: 0)
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+    with pytest.raises(CompanionError) as exc:
+        Panel(DEFAULT_PINS)
+    line = str(exc.value)
+    assert "\n" not in line and "lgpio cannot start: 'can not open gpiochip'" in line and "LG_WD" in line
+
+
+def test_no_lgpio_at_all_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("lgpio") is not None:
+        pytest.skip("lgpio is installed here: the message for its absence cannot be seen")
+    no_default_factory(monkeypatch)
+    with pytest.raises(CompanionError) as exc:
+        Panel(DEFAULT_PINS)
+    assert "no pins here" in str(exc.value) and "python3-lgpio" in str(exc.value)

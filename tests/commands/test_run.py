@@ -190,10 +190,12 @@ def test_run_with_a_folder_camera_without_a_folder_is_one_line(tmp_path):
 
 
 def test_run_with_a_camera_that_cannot_open_is_one_line(tmp_path):
-    _, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n')
-    assert err == f"companion: {tmp_path / 'nowhere'}: no such folder\n"
+    config, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n')
+    assert err == f"companion: {config}: camera.folder: {tmp_path / 'nowhere'}: no such folder\n"
 
 
 def test_run_with_a_time_control_the_table_does_not_play_is_one_line(tmp_path):
-    config, err = _bad(tmp_path, TABLE + "[clock]\nstages = [{ minutes = 90, moves = 40 }, { minutes = 30 }]\n")
-    assert err.startswith(f"companion: {config}: clock.stages: the table plays one stage")
+    # Every control the clock engine has is played (stages, Bronstein, delay, any overtime);
+    # a stopwatch is the solo dungeon's, not a classic table's.
+    config, err = _bad(tmp_path, TABLE + "[clock]\nkind = \"stopwatch\"\n")
+    assert err.startswith(f"companion: {config}: clock.kind: a stopwatch is for one player"), err

@@ -54,3 +54,28 @@ def test_geometry_by_hand():
 def test_a_camera_module_3_gives_the_reader_its_48_pixels_a_square_at_half_resolution():
     for cam in CAMERAS[:2]:
         assert px_per_square(cam, (2304, 1296), height_mm(cam)) >= 48
+
+
+def test_the_wiring_drawing_is_the_table_and_is_drawn_by_its_script():
+    import importlib.util
+    import xml.etree.ElementTree as ET
+
+    root = Path(__file__).parents[2]
+    spec = importlib.util.spec_from_file_location("draw_wiring", root / "scripts" / "draw_wiring.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    svg = (root / "hardware" / "wiring.svg").read_text(encoding="utf-8")
+    assert svg == script.draw(), "hardware/wiring.svg is stale: run scripts/draw_wiring.py"
+    drawn = {g.get("data-what"): (int(g.get("data-gpio")), int(g.get("data-header")), int(g.get("data-ground")))
+             for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "circuit"}
+    rows = [r for r in between("<!-- pins:", "<!-- /pins -->").splitlines() if re.match(r"\| \w", r)][1:]
+    table = {}
+    for row in rows:
+        what, bcm, header, ground = [c.strip() for c in row.strip("|").split("|")]
+        table[what] = (int(bcm), int(header), int(ground))
+    # Every wire drawn is in the table with the same GPIO, header pin and ground, and none is missing.
+    assert drawn == table
+    for bcm, header, ground in drawn.values():
+        assert HEADER[bcm] == header and ground in GROUND
+        # Its ground is in the same column of the header as its GPIO pin: no wire crosses it.
+        assert header % 2 == ground % 2

@@ -42,6 +42,41 @@ def test_the_unit_says_what_the_issue_asks():
     assert s["ExecStart"] == [f"{INSTALLED_COMPANION} run"]
 
 
+# systemd's specifiers for a system service, and the settings that make a folder writable under
+# ProtectSystem=strict (everything else is read-only to the service).
+SPECIFIERS = {"%S": "/var/lib", "%t": "/run", "%C": "/var/cache", "%L": "/var/log"}
+WRITABLE = {"StateDirectory": "%S", "RuntimeDirectory": "%t", "CacheDirectory": "%C", "LogsDirectory": "%L"}
+
+
+def resolve(path: str) -> str:
+    for spec, value in SPECIFIERS.items():
+        path = path.replace(spec, value)
+    return path
+
+
+def writable_dirs(s: dict[str, list[str]]) -> list[Path]:
+    out = [Path(resolve(f"{base}/{name}")) for key, base in WRITABLE.items() for v in s.get(key, []) for name in v.split()]
+    out += [Path(resolve(p.lstrip("-"))) for v in s.get("ReadWritePaths", []) for p in v.split()]
+    return out
+
+
+def is_writable(path: str, s: dict[str, list[str]]) -> bool:
+    target = Path(resolve(path))
+    return target.is_absolute() and any(target == d or d in target.parents for d in writable_dirs(s))
+
+
+def test_the_unit_works_in_a_folder_it_may_write():
+    # lgpio (the pins on a Pi 5) makes its notification pipes in the working directory, or in
+    # $LG_WD: under ProtectSystem=strict the default, /, is read-only (gpiozero issue 1106).
+    s = service_section()
+    assert s["ProtectSystem"] == ["strict"]
+    assert len(s.get("WorkingDirectory", [])) == 1 and is_writable(s["WorkingDirectory"][0], s), s.get("WorkingDirectory")
+    lg_wd = [v.split("=", 1)[1] for v in s["Environment"] if v.startswith("LG_WD=")]
+    assert len(lg_wd) == 1 and is_writable(lg_wd[0], s), lg_wd
+    # The check can fail: / and a folder nobody made writable are refused.
+    assert not is_writable("/", s) and not is_writable("/opt/companion", s)
+
+
 def verify(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "companion.service"
     path.write_text(unit_text)

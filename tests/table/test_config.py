@@ -10,6 +10,7 @@ import pytest
 
 from companion.clock.engine import MINUTE_MS, Overtime, Stage, Stopwatch, TimeControl, scrabble
 from companion.clock.pins import DEFAULT_PINS
+from companion.table.games import GAMES
 from companion.table.config import EXAMPLE, Config, load_config, parse_config
 from companion.core.errors import CompanionError
 
@@ -89,7 +90,7 @@ def test_only_the_pins_in_use_must_differ():
     [
         ("[game]\nplayers = 5", "game.players: between 1 and 4, not 5"),
         ("[game]\nplayers = 3\nboards = 2", "game.boards: 3 players cannot share 2 boards evenly"),
-        ("[game]\nname = \"chess\"", "game.name: one of classic, house, dungeon, not 'chess'"),
+        ("[game]\nname = \"chess\"", f"game.name: one of {', '.join(GAMES)}, not 'chess'"),
         ("[game]\nname = \"dungeon\"\nplayers = 2", "game.players: The solo dungeon is for 1 player, not 2"),
         ("[game]\nname = \"house\"\nplayers = 4", "game.boards: Scrabble House (two boards, four players) is played on 2"),
         ("[game]\ncolour = \"red\"", "game.colour: unknown key"),
@@ -167,7 +168,8 @@ def test_companion_config_check_and_example(tmp_path: Path):
     example = run("config", "example")
     assert example.returncode == 0 and example.stdout == EXAMPLE
     good = tmp_path / "good.toml"
-    good.write_text(example.stdout)
+    # The example's camera is the Pi's; here the check would refuse it as `run` would.
+    good.write_text(example.stdout.replace('source = "picamera2"', 'source = "synthetic"'))
     proc = run("config", "check", str(good))
     assert proc.returncode == 0, proc.stderr
     assert "overtime: 10 points a started minute, lost at -10:00" in proc.stdout
@@ -189,6 +191,23 @@ def test_camera_and_web_tables():
     assert (d.camera.source, d.camera.device, d.web.port, d.web.host, d.tileset) == ("picamera2", 0, 8080, "0.0.0.0", "en")
 
 
+def test_camera_settings_default_from_the_mount_table():
+    from companion.pi.mount import CAMERAS, height_mm
+
+    d = parse_config("")
+    # A Camera Module 3's live mode, its lens fixed at the standard module's height.
+    assert d.camera.size == CAMERAS[0].modes[1] == (2304, 1296)
+    assert d.camera.focus_cm == round(height_mm(CAMERAS[0]) / 10, 1) == 57.5
+    assert d.camera.exposure_ms is None and d.camera.gain is None
+    # A webcam: 1080p, not OpenCV's 640x480; a folder of photos: their own size.
+    assert parse_config('[camera]\nsource = "device"').camera.size == CAMERAS[2].modes[0] == (1920, 1080)
+    assert parse_config('[camera]\nsource = "folder"\nfolder = "x"').camera.size is None
+    c = parse_config('[camera]\nsize = [4608, 2592]\nfocus_cm = "auto"\nexposure_ms = 10\ngain = 2.5\n'
+                     '[game]\nplayers = 4\nboards = 2\n[camera2]\nsource = "device"\nfocus_cm = 32.5')
+    assert (c.camera.size, c.camera.focus_cm, c.camera.exposure_ms, c.camera.gain) == ((4608, 2592), None, 10.0, 2.5)
+    assert (c.camera2.size, c.camera2.focus_cm) == ((1920, 1080), 32.5)
+
+
 @pytest.mark.parametrize("text, key", [
     ('[camera]\nsource = "usb"', "camera.source"),
     ('[camera]\nsource = "folder"', "camera.folder"),
@@ -198,6 +217,14 @@ def test_camera_and_web_tables():
     ('[camera]\ndevice = "/dev/video0"', "camera.device"),
     ('[camera]\nprofile = 1', "camera.profile"),
     ('[camera]\nlens = 1', "camera.lens"),
+    ('[camera]\nsize = [1920]', "camera.size"),
+    ('[camera]\nsize = [1920, 10]', "camera.size"),
+    ('[camera]\nsize = "1920x1080"', "camera.size"),
+    ('[camera]\nfocus_cm = 0', "camera.focus_cm"),
+    ('[camera]\nfocus_cm = "near"', "camera.focus_cm"),
+    ('[camera]\nexposure_ms = -1', "camera.exposure_ms"),
+    ('[camera]\ngain = 40', "camera.gain"),
+    ('[game]\nboards = 2\nplayers = 4\n[camera2]\nsize = [1, 1]', "camera2.size"),
     ('[web]\nport = 70000', "web.port"),
     ('[web]\nport = "80"', "web.port"),
     ('[web]\nhost = ""', "web.host"),

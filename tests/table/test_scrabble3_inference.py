@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from companion.core.board import EXTENDED, Board, Tile
-from companion.core.move import placement_from_notation
+from companion.core.board import Board, Tile
 from companion.core.tiles import get_tileset
 from companion.lexicon import load_lexicon
 from companion.rules import scrabble3 as s3
 from companion.table.scrabble3_inference import infer_scrabble3
 from companion.vision.reading import CellReading
+from tests.rules.test_scrabble3 import board_with
 
 TS = get_tileset("super3")
 ROW = 10
@@ -22,14 +22,6 @@ ROW = 10
 @pytest.fixture(scope="module")
 def lexicon():
     return load_lexicon("en")
-
-
-def board_with(*words: tuple[str, str]) -> Board:
-    b = Board(EXTENDED)
-    for pos, word in words:
-        pl = placement_from_notation(b, pos, word)
-        b = b.with_tiles((t.coord, t.tile) for t in pl.tiles)
-    return b
 
 
 def cells_of(board: Board, face_down: set = frozenset()) -> list[CellReading]:

@@ -15,7 +15,8 @@ from companion.rules.rescore import TileSetChoice, rescore
 from companion.rules.scrabble3_gcg import Scrabble3Scoring
 from companion.table.games import GAMES, document, resume
 from companion.table.store import GameStore
-from companion.vision.reading import BoardReading, CellReading
+from companion.vision.reading import BoardReading
+from tests.table.test_scrabble3_inference import cells_of
 
 
 @pytest.fixture(scope="module")
@@ -24,17 +25,7 @@ def lexicon():
 
 
 def reading(board: Board, face_down: frozenset = frozenset()) -> BoardReading:
-    cells = []
-    for r in range(21):
-        for c in range(21):
-            t = board[(r, c)]
-            if t is None:
-                cells.append(CellReading(r, c))
-            elif (r, c) in face_down:
-                cells.append(CellReading(r, c, "back", rgb=(90, 60, 40)))
-            else:
-                cells.append(CellReading(r, c, "tile", "?" if t.blank else t.letter, 0, (230, 220, 200)))
-    return BoardReading(21, 21, ((0, 0), (1, 0), (1, 1), (0, 1)), tuple(cells))
+    return BoardReading(21, 21, ((0, 0), (1, 0), (1, 1), (0, 1)), tuple(cells_of(board, face_down)))
 
 
 def laid(board: Board, pos: str, word: str) -> Board:

@@ -156,6 +156,28 @@ def test_picamera2_without_the_library_is_one_line(monkeypatch: pytest.MonkeyPat
         open_source("picamera2")
 
 
+@pytest.mark.parametrize("body, said", [
+    # numpy 2 in the venv over the numpy 1.24 Bookworm's picamera2 is built against (picamera2
+    # issues 1088, 1211): not an ImportError, and the service restarted for ever behind it.
+    ("raise ValueError('numpy.dtype size changed, may indicate binary incompatibility. "
+     "Expected 96 from C header, got 88 from PyObject')", "numpy.dtype size changed"),
+    # picamera2 there, one of its own imports missing: that module is named, not picamera2.
+    ("import simplejpeg_not_installed_here", "simplejpeg_not_installed_here"),
+])
+def test_a_picamera2_that_fails_to_load_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 body: str, said: str) -> None:
+    (tmp_path / "picamera2").mkdir()
+    (tmp_path / "picamera2" / "__init__.py").write_text(body + "\n")
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(CompanionError) as exc:
+        Picamera2Source()
+    line = one_line(exc)
+    assert "cannot load" in line and said in line and "apt install" not in line
+    if "numpy" in said:
+        assert f"numpy {np.__version__} is loaded" in line
+
+
 def test_picamera2_frames_come_from_capture_array(monkeypatch: pytest.MonkeyPatch) -> None:
     log: list[Any] = []
 
@@ -255,6 +277,104 @@ def test_an_opencv_device_that_will_not_open_is_released(monkeypatch: pytest.Mon
         OpenCVDeviceSource(2)
     assert one_line(exc) == "cannot open camera device 2"
     assert capture.released
+
+
+class Webcam:
+    """A V4L2 webcam as OpenCV shows it: 640x480 until asked for a size it has (``modes``)."""
+
+    def __init__(self, modes: tuple[tuple[int, int], ...]) -> None:
+        self.modes, self.size, self.asked, self.props = modes, (640, 480), [0, 0], {}
+
+    def isOpened(self) -> bool:
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        self.props[prop] = value
+        if prop in (cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT):
+            self.asked[prop == cv2.CAP_PROP_FRAME_HEIGHT] = int(value)
+            # The driver takes the nearest mode it has once both sides are asked.
+            if all(self.asked):
+                self.size = min(self.modes, key=lambda m: abs(m[0] - self.asked[0]) + abs(m[1] - self.asked[1]))
+        return True
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_FRAME_WIDTH: self.size[0], cv2.CAP_PROP_FRAME_HEIGHT: self.size[1]}.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        return True, np.zeros((self.size[1], self.size[0], 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_webcam_opens_at_the_configured_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands.run import open_camera
+    from companion.table.config import parse_config
+
+    cam = Webcam(((640, 480), (1280, 720), (1920, 1080)))
+    monkeypatch.setattr(sources.cv2, "VideoCapture", lambda device: cam)
+    with open_camera(parse_config('[camera]\nsource = "device"\nexposure_ms = 10').camera) as source:
+        assert source.read().image.shape == (1080, 1920, 3)  # the default: 1080p, not 640x480
+    assert cam.props[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter_fourcc(*"MJPG")
+    assert (cam.props[cv2.CAP_PROP_AUTO_EXPOSURE], cam.props[cv2.CAP_PROP_EXPOSURE]) == (1, 100)
+    with open_camera(parse_config('[camera]\nsource = "device"\nsize = [1280, 720]').camera) as source:
+        assert source.read().image.shape == (720, 1280, 3)
+
+
+def test_a_webcam_without_the_size_says_what_it_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sources.cv2, "VideoCapture", lambda device: Webcam(((640, 480), (1280, 720))))
+    said: list[str] = []
+    with OpenCVDeviceSource(0, size=(1920, 1080), warn=said.append) as source:
+        assert source.read().image.shape == (720, 1280, 3)
+    assert said == ["camera device 0: asked for 1920x1080, it gives 1280x720"]
+
+
+def test_picamera2_gets_the_configured_size_focus_and_exposure(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands.run import open_camera
+    from companion.table.config import parse_config
+
+    log: list[Any] = []
+
+    def camera_class(controls: set[str]) -> type:
+        class Camera:
+            camera_controls = {k: (0, 1, 0) for k in controls}
+
+            def __init__(self, num: int = 0) -> None:
+                pass
+
+            def create_still_configuration(self, main: dict) -> dict:
+                return {"main": main}
+
+            def configure(self, config: dict) -> None:
+                log.append(("size", config["main"].get("size")))
+
+            def set_controls(self, controls: dict) -> None:
+                log.append(("controls", controls))
+
+            def start(self) -> None:
+                pass
+
+            def stop(self) -> None:
+                pass
+
+            def close(self) -> None:
+                pass
+
+        return Camera
+
+    module3 = {"AfMode", "LensPosition", "AeEnable", "ExposureTime", "AnalogueGain"}
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=camera_class(module3)))
+    open_camera(parse_config("").camera).close()
+    assert log == [("size", (2304, 1296)), ("controls", {"AfMode": 0, "LensPosition": pytest.approx(100 / 57.5)})]
+    log.clear()
+    open_camera(parse_config('[camera]\nfocus_cm = "auto"\nexposure_ms = 8.33\ngain = 2\nsize = [4608, 2592]').camera).close()
+    assert log == [("size", (4608, 2592)),
+                   ("controls", {"AfMode": 2, "AeEnable": False, "ExposureTime": 8330, "AnalogueGain": 2.0})]
+    # A camera without autofocus (Camera Module 2, HQ): the focus is left out, not an error.
+    log.clear()
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=camera_class(module3 - {"AfMode", "LensPosition"})))
+    open_camera(parse_config('[camera]\nexposure_ms = 10').camera).close()
+    assert log == [("size", (2304, 1296)), ("controls", {"AeEnable": False, "ExposureTime": 10000})]
 
 
 # ---------------------------------------------------------------------------------------------

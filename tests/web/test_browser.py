@@ -249,3 +249,74 @@ def test_the_dungeon_plan_is_on_the_board_and_the_rack_entered_on_the_page(page,
     page.click("#action-buttons [data-action=rack]")
     page.wait_for_function("() => document.getElementById('dungeon-facts').textContent.includes('rack AEINRST')")
     shot(page, "phone-dungeon-plan")
+
+
+def test_a_browser_on_the_device_is_shown_the_pin(page, live):
+    # This browser is on the server's own machine (loopback): the organiser at the table.
+    open_live(page, live)
+    page.wait_for_function("() => !document.getElementById('device-pin').hidden")
+    assert page.inner_text("#device-pin") == f"On this device the PIN is {PIN}."
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    page.wait_for_function("() => !document.getElementById('admin').hidden")
+
+
+def test_the_organiser_sees_what_the_camera_last_read(page):
+    import types
+
+    from companion.vision.overlay import LatestView
+    from tests.web.test_camera_view import a_reading
+
+    view = LatestView()
+    image, reading = a_reading(800)
+    view.wrap(0, lambda frame: (reading, None))(types.SimpleNamespace(image=image))
+    hub = Hub(make_session(names=["Ann", "Bob"])).start()
+    server = ServerThread(create_app(hub, auth=Auth(PIN), camera_view=view.jpeg), hub).start()
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        page.wait_for_function("() => !document.getElementById('admin').hidden")
+        page.click("#camera-toggle")
+        page.wait_for_function("() => { const i = document.getElementById('camera-0');"
+                               " return !i.hidden && i.complete && i.naturalWidth === 800; }")
+        assert page.is_hidden("#camera-1")  # one board: one view
+        shot(page, "camera-view")
+    finally:
+        server.stop()
+
+
+def test_a_scrabble3_game_on_the_page(page):
+    """The 21x21 board, a pick-off stretch's bonuses apart, PPT on each player's card."""
+    from companion.core.move import PlacedTile, Placement
+    from companion.lexicon import load_lexicon
+    from companion.rules import scrabble3 as s3
+    from companion.table.games import GAMES
+
+    lexicon = load_lexicon("en")
+    session = GAMES["scrabble3"].start(None, 0, names=["Ann", "Bob"], control="rapid", seed=3,
+                                       lexicon_for=lambda ts: lexicon)
+    hub = Hub(session).start()
+    server = ServerThread(create_app(hub, auth=Auth(PIN)), hub).start()
+    try:
+        def moves(s, now):  # type: ignore[no-untyped-def]
+            s.resume(now)
+            s.act(now, s3.Play(Placement.of(PlacedTile(10, 7 + i, ch) for i, ch in enumerate("DREAMY"))))
+            s.act(now, s3.Play(Placement.of(PlacedTile(10, 12 + i, ch) for i, ch in enumerate("ILY")),
+                               pick_off=((10, 12),)))
+
+        hub.call(moves)
+        page.goto(server.url + "/")
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        page.wait_for_selector("g.piece.tile")
+        assert page.locator("g.piece.tile").count() == 8  # DREAMILY
+        assert page.locator('g.piece[data-square="O11"] text.letter').text_content() == "Y"
+        last = page.inner_text("#last-move")
+        assert "Bob: 11H .....ILY +48" in last and "stretch by 2: +30" in last and "picked off M11" in last
+        assert "Y4×2" in last  # O11's double letter; M11, the picked square, gives none
+        assert "PPT 44" in page.inner_text("#players") and "PPT 48" in page.inner_text("#players")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, "phone-scrabble3")
+    finally:
+        server.stop()

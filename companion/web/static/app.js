@@ -63,7 +63,8 @@ function remainingMs(player) {
   // Two clocks (Scrabble House): each player's own "running" says whose time runs.
   const runs = c.running !== undefined ? c.running : doc.clock.running && doc.clock.on_move === player.index;
   if (runs) {
-    ms -= Math.max(0, serverNow() - doc.server_time);
+    // A stopwatch (the dungeon's) counts up; a clock counts down.
+    ms += (c.stopwatch ? 1 : -1) * Math.max(0, serverNow() - doc.server_time);
   }
   return ms;
 }
@@ -87,6 +88,11 @@ function render(next) {
   $("title").textContent = `${doc.game.title}`;
   drawPlayers();
   drawStatus();
+  drawQuestion();
+  drawTurn();
+  drawComputer();
+  drawChallenge();
+  drawRacks();
   drawBoard();
   drawHouse();
   drawLastMove();
@@ -125,6 +131,7 @@ function drawPlayers() {
       if (p.conceded) notes.push("conceded");
     } else if (p.rack !== null) notes.push(`rack ${p.rack || "empty"} (${p.end_adjustment >= 0 ? "+" : ""}${p.end_adjustment})`);
     else notes.push(`${p.rack_size} tiles`);
+    if (p.ppt !== undefined) notes.push(`PPT ${p.ppt}`);
     if (p.winner) notes.push("wins");
     card.append(el("div", { class: "note" }, notes.join(" · ")));
     box.append(card);
@@ -134,7 +141,8 @@ function drawPlayers() {
 function drawStatus() {
   const g = doc.game, c = doc.clock;
   const parts = [];
-  if (g.over) parts.push("Game over");
+  if (g.over) parts.push(g.result ? `Game over: ${g.result}` : "Game over");
+  if (g.adjourned) parts.push("adjourned");
   else if (g.to_move !== null) parts.push(`${doc.players[g.to_move].name} to play`);
   else if (g.on_move) parts.push(g.on_move.map((i) => `${doc.players[i].name} to play`).join(", "));
   if (g.reason) parts.push(g.reason);
@@ -144,6 +152,14 @@ function drawStatus() {
   else if (!c.started && c.control !== "no clock" && !g.over) parts.push("clock not started");
   parts.push(`bag ${g.bag}`);
   parts.push(c.control);
+  if (g.challenge && g.name === "classic") parts.push(`challenge ${g.challenge}`, `tiles ${g.tileset}`);
+  const next = doc.configured;
+  if (next) {
+    const s = next.settings || {};
+    const said = [next.title, s.control, s.challenge && `challenge ${s.challenge}`, s.tileset && `tiles ${s.tileset}`]
+      .filter(Boolean).join(", ");
+    parts.push(`the configuration asks for the next game: ${said}`);
+  }
   $("status").textContent = parts.join(" · ");
 }
 
@@ -216,6 +232,9 @@ function drawBoardInto(b, board, title) {
 
   for (const [r, c] of b.corrected) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "corrected" }));
+  }
+  for (const [r, c] of b.asked || []) {
+    board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "asked", "data-square": squareName(r, c) }));
   }
   for (const [r, c] of b.highlight) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: "last", "data-square": squareName(r, c) }));
@@ -389,7 +408,14 @@ function drawLastMove() {
     line += ` = ${w.score}`;
     list.append(el("li", {}, line));
   }
-  if (m.bonus) list.append(el("li", {}, `all tiles: +${m.bonus}`));
+  if (m.bonuses) {  // Scrabble III: each bonus apart
+    const b = m.bonuses;
+    if (b.big_play) list.append(el("li", {}, `big play: +${b.big_play}`));
+    if (b.stretch) list.append(el("li", {}, `stretch${m.stretched_by ? " by " + m.stretched_by : ""}: +${b.stretch}`));
+    if (b.jqxz) list.append(el("li", {}, `JQXZ: +${b.jqxz}`));
+    if (b.capped) list.append(el("li", {}, `small-word cap: −${b.capped} (already taken off above)`));
+    if (m.pick_off && m.pick_off.length) list.append(el("li", {}, `picked off ${m.pick_off.join(" ")}`));
+  } else if (m.bonus) list.append(el("li", {}, `all tiles: +${m.bonus}`));
   box.append(list);
 }
 
@@ -419,6 +445,132 @@ function drawHouse() {
     if (p.passed.length) list.append(el("li", {}, `To ${name(p.partner)}: ${p.passed.map((t) => t.letter).join(" ")}`));
     box.append(list);
     box.append(el("p", { class: "muted" }, "Nothing is removed yet: turn and take off the tiles shown, then press the clock."));
+  }
+}
+
+// The table's question about squares (the camera unsure, a tile read otherwise): each square
+// marked on the board, answered here by the player on move or the organiser; the answer
+// completes the move that asked.
+let questionShown = "";
+function drawQuestion() {
+  const q = doc.question || null;
+  const key = JSON.stringify(q);
+  $("question").hidden = !q;
+  if (key === questionShown) return;
+  questionShown = key;
+  const box = $("question-list");
+  box.replaceChildren();
+  if (!q) return;
+  box.append(el("p", { class: "muted" }, `${doc.players[q.player].name}'s move waits for the answer.`));
+  for (const a of q.asks) {
+    const div = el("div", { class: "ask", "data-ask": a.square });
+    div.append(el("p", {}, a.text));
+    const row = el("div", { class: "row buttons" });
+    const send = (letter, blank) => answer({ square: a.square, letter, blank });
+    if (a.empty) {
+      const none = el("button", { type: "button", "data-answer": "none" }, "No tile");
+      none.addEventListener("click", () => send("", false));
+      row.append(none);
+    }
+    if (a.letters.length <= 2) {
+      for (const l of a.letters) {
+        const b = el("button", { type: "button", "data-answer": l }, `It is ${l}`);
+        b.addEventListener("click", () => send(l, false));
+        row.append(b);
+      }
+    } else {
+      const input = el("input", { maxlength: "1", autocomplete: "off", autocapitalize: "characters",
+                                  "aria-label": `The letter on ${a.square}`, class: "answer-letter" });
+      const blank = el("input", { type: "checkbox", class: "answer-blank" });
+      const label = el("label", { class: "check" });
+      label.append(blank, document.createTextNode(" a blank"));
+      const b = el("button", { type: "button", "data-answer": "letter" }, "This tile");
+      b.addEventListener("click", () => send(input.value.trim(), blank.checked));
+      row.append(input, label, b);
+    }
+    div.append(row);
+    box.append(div);
+  }
+}
+
+// The player on move says their next turn without tiles is an exchange (the board cannot tell).
+function drawTurn() {
+  const g = doc.game;
+  const offered = g.declared !== undefined && !g.over && !g.awaiting_racks && g.to_move !== null && !doc.question &&
+    !(doc.computer && doc.computer.move);
+  $("turn").hidden = !offered;
+  if (!offered) return;
+  const d = g.declared;
+  $("declared").textContent = d ? `${doc.players[d.player].name}: an exchange of ${d.count} tiles at the next press` :
+    `${doc.players[g.to_move].name}: a turn without tiles is a pass`;
+}
+
+// The challenge window: the last play, while it can still be challenged, with a button for
+// each player who may challenge it (the house list decides).
+const FAILED = { single: "a failed challenge costs nothing", double: "a failed challenge costs the challenger a turn",
+                 "five-points": "a failed challenge gives the player 5 points a word",
+                 consent: "a challenge ends the match: the side the word list proves right wins" };
+let challengeShown = "";
+function drawChallenge() {
+  const p = doc.game.pending;
+  const open = !!p && doc.game.challenge !== "void" && !doc.game.over;
+  $("challenge-window").hidden = !open;
+  const key = open ? JSON.stringify(p) : "";
+  if (key === challengeShown) return;
+  challengeShown = key;
+  const box = $("challenge-buttons");
+  box.replaceChildren();
+  if (!open) return;
+  const who = doc.players[p.player].name;
+  $("challenge-what").textContent = `${who}'s ${p.words.join("/")} (${p.score}) can be challenged until ` +
+    `${doc.players[p.closes_with].name} acts: ${FAILED[doc.game.challenge] || doc.game.challenge}.`;
+  for (const i of p.challengers) {
+    const b = el("button", { type: "button", "data-challenger": String(i) }, `${doc.players[i].name} challenges`);
+    b.addEventListener("click", () => playerAction("/api/challenge", { by: i }, "challenge-msg", "Challenge decided."));
+    box.append(b);
+  }
+}
+
+// The end of a game with private racks: the tiles left on each rack, entered here.
+let racksShown = "";
+function drawRacks() {
+  const asked = !!doc.game.awaiting_racks;
+  $("racks").hidden = !asked;
+  const key = asked ? doc.game.id + ":" + doc.players.map((p) => p.rack_size).join(",") : "";
+  if (key === racksShown) return;
+  racksShown = key;
+  const box = $("racks-inputs");
+  box.replaceChildren();
+  if (!asked) return;
+  for (const p of doc.players) {
+    const id = `rack-${p.index}`;
+    box.append(el("label", { for: id }, `${p.name} (${p.rack_size} tiles)`));
+    box.append(el("input", { id, class: "rack", maxlength: "7", autocomplete: "off", autocapitalize: "characters",
+                             placeholder: p.rack_size ? "?".repeat(p.rack_size) : "empty" }));
+  }
+}
+
+async function playerAction(path, data, msg, done) {
+  const m = $(msg);
+  try {
+    await post(path, data);
+    m.textContent = done;
+    m.classList.remove("bad");
+  } catch (err) {
+    m.textContent = err.message;
+    m.classList.add("bad");
+  }
+}
+
+async function answer(data) {
+  const m = $("question-msg");
+  try {
+    await post("/api/answer", data);
+    m.textContent = "Answered.";
+    m.classList.remove("bad");
+  } catch (err) {
+    m.textContent = err.message;
+    m.classList.add("bad");
   }
 }
 
@@ -472,6 +624,10 @@ function drawAdminChoices() {
   sel.replaceChildren();
   doc.players.forEach((p) => sel.append(el("option", { value: String(p.index) }, p.name)));
   if (current) sel.value = current;
+  const resigner = $("resigner"), was = resigner.value;
+  resigner.replaceChildren();
+  doc.players.forEach((p) => resigner.append(el("option", { value: String(p.index) }, p.name)));
+  if (was) resigner.value = was;
   if (choicesFor === doc.game.id) return;
   choicesFor = doc.game.id;
   const o = doc.options;
@@ -485,7 +641,10 @@ function drawAdminChoices() {
     }
   };
   fill("game", o.games.map((g) => [g.name, g.available ? g.title : `${g.title} (not started from this page)`, !g.available]));
-  fill("control", o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]));
+  const controls = o.time_controls.map((t) => [t.name, `${t.name}: ${t.label}`]);
+  const configured = doc.configured && doc.configured.settings && doc.configured.settings.control_spec;
+  if (configured) controls.unshift(["configured", `configuration file: ${doc.configured.settings.control}`]);
+  fill("control", controls);
   fill("challenge", o.challenge_modes.map((m) => [m, m]));
   fill("tileset", o.tilesets.map((t) => [t, t]));
   const preset = o.time_controls.find((t) => t.label === doc.clock.control);
@@ -494,11 +653,19 @@ function drawAdminChoices() {
   $("tileset").value = doc.game.tileset;
   $("game").value = doc.game.name;
   $("names").value = doc.players.map((p) => p.name).join("\n");
+  if (doc.configured && doc.configured.game === doc.game.name && doc.configured.settings) {
+    // The form proposes what the configuration file asks of the next game.
+    const s = doc.configured.settings;
+    if (configured) $("control").value = "configured";
+    if (s.challenge) $("challenge").value = s.challenge;
+    if (s.tileset) $("tileset").value = s.tileset;
+    if (s.names) $("names").value = s.names.join("\n");
+  }
   showSettings();
 }
 
 // The new-game form shows the settings the chosen game takes (the registry's), no others.
-const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice"];
+const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice", "computers"];
 
 function chosenGame() {
   return doc.options.games.find((g) => g.name === $("game").value) || { settings: [], seats: [1, 4], challenge_modes: [] };
@@ -582,6 +749,10 @@ async function loadSession() {
   const s = await r.json();
   csrf = s.csrf;
   setAdmin(s.admin);
+  // Only a browser on the device itself is told the PIN (the organiser at the table).
+  const shown = $("device-pin");
+  shown.hidden = !s.device_pin;
+  shown.textContent = s.device_pin ? `On this device the PIN is ${s.device_pin}.` : "";
 }
 
 function setAdmin(on) {
@@ -621,6 +792,40 @@ async function action(path, data, done) {
   }
 }
 
+// The organiser's camera view: what the table last read, the grid and letters drawn over it,
+// fetched again every 5 s while it is open (each board's at a House table).
+let cameraTimer = null;
+
+async function refreshCamera() {
+  clearTimeout(cameraTimer);
+  if ($("camera-views").hidden || !admin) return;
+  const boards = doc && doc.boards && doc.boards.length >= 2 ? 2 : 1;
+  let said = "";
+  for (let b = 0; b < 2; b++) {
+    const img = $(`camera-${b}`);
+    if (b >= boards) { img.hidden = true; continue; }
+    const r = await fetch(`/api/admin/camera.jpg?board=${b}`, { cache: "no-store", credentials: "same-origin" });
+    if (r.ok) {
+      // A data: URL, as the page's Content-Security-Policy allows images from itself and data: only.
+      const blob = await r.blob();
+      img.src = await new Promise((done) => {
+        const reader = new FileReader();
+        reader.onload = () => done(reader.result);
+        reader.readAsDataURL(blob);
+      });
+      img.hidden = false;
+    } else {
+      let answer = {};
+      try { answer = await r.json(); } catch (e) { /* not JSON */ }
+      said = answer.error || `camera: refused (${r.status})`;
+      img.hidden = true;
+    }
+  }
+  $("camera-msg").textContent = said;
+  clearTimeout(cameraTimer);
+  cameraTimer = setTimeout(refreshCamera, 5000);
+}
+
 function wireAdmin() {
   $("login").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -639,9 +844,25 @@ function wireAdmin() {
     setAdmin(false);
     say("Locked.", false);
   });
+  $("camera-toggle").addEventListener("click", () => {
+    const views = $("camera-views");
+    views.hidden = !views.hidden;
+    if (!views.hidden) refreshCamera();
+  });
   $("pause").addEventListener("click", () => action("/api/admin/pause", {}, "Paused."));
   $("resume").addEventListener("click", () => action("/api/admin/resume", {}, "The clock runs."));
   $("undo").addEventListener("click", () => action("/api/admin/undo", {}, "Undone."));
+  $("adjourn").addEventListener("click", () => action("/api/admin/adjourn", {}, "Adjourned: Start / resume goes on."));
+  $("resign").addEventListener("click", () => action("/api/admin/resign", { player: Number($("resigner").value) },
+    "Resigned: the game is over."));
+  $("declare-exchange").addEventListener("click", () => playerAction("/api/declare",
+    { count: Number($("exchange-count").value) }, "turn-msg", "Exchange told: put the tiles back, draw, press."));
+  $("declare-pass").addEventListener("click", () => playerAction("/api/declare", { count: 0 }, "turn-msg", "A pass."));
+  $("racks-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const racks = doc.players.map((p) => $(`rack-${p.index}`).value.trim());
+    playerAction("/api/racks", { racks }, "racks-msg", "Racks told: the game is scored.");
+  });
   for (const b of document.querySelectorAll("[data-decision]")) {
     b.addEventListener("click", () => action("/api/admin/challenge",
       { decision: b.dataset.decision, by: Number($("challenger").value) }, "Challenge decided."));
@@ -655,14 +876,50 @@ function wireAdmin() {
     e.preventDefault();
     const names = $("names").value.split("\n").map((s) => s.trim()).filter(Boolean);
     const g = chosenGame();
-    const value = { names: () => names.slice(0, g.seats[1]), control: () => $("control").value,
+    const configuredSpec = () => doc.configured && doc.configured.settings && doc.configured.settings.control_spec;
+    const value = { names: () => names.slice(0, g.seats[1]),
+                    control: () => ($("control").value === "configured" ? configuredSpec() : $("control").value),
                     challenge: () => $("challenge").value, tileset: () => $("tileset").value,
-                    objects: () => Number($("objects").value), dice: () => Number($("dice").value) };
+                    objects: () => Number($("objects").value), dice: () => Number($("dice").value),
+                    computers: () => computersAsked() };
     const settings = { game: g.name };
     for (const k of g.settings) if (value[k]) settings[k] = value[k]();
     action("/api/admin/new-game", settings, "New game started.");
   });
   $("game").addEventListener("change", showSettings);
+}
+
+// "2:3, 3:1" (seats from 1, skills 1 to 5) as the server takes it: {"1": 3, "2": 1}.
+function computersAsked() {
+  const out = {};
+  for (const part of $("computers").value.split(/[ ,]+/).filter(Boolean)) {
+    const [seat, skill] = part.split(":").map(Number);
+    out[String(seat - 1)] = skill;
+  }
+  return out;
+}
+
+// The computer seat on move: its move as the players lay it, and the tiles to take for its rack.
+function drawComputer() {
+  const c = doc.computer;
+  $("computer").hidden = !c;
+  if (!c) return;
+  const m = c.move;
+  let text = "";
+  if (m) {
+    const name = doc.players[m.seat].name;
+    if (m.kind === "play") {
+      const where = m.squares.map((q) => `${squareName(q.row, q.col)} ${q.blank ? "blank " + q.letter : q.letter}`).join(", ");
+      text = `${name} plays ${m.position} ${m.word} (${m.score}): lay ${where}, then press ${name}'s button.`;
+    } else if (m.kind === "exchange") {
+      text = `${name} exchanges ${m.tiles}: put them back, take the tiles named below, press its button.`;
+    } else {
+      text = `${name} passes: press its button.`;
+    }
+  }
+  $("computer-move").textContent = text;
+  $("computer-racks").textContent = c.seats.map((s) => `${s.name} (skill ${s.skill}): rack ${s.rack}` +
+    (s.take ? `; take ${s.take} from the supply or the bag` : "")).join(" · ");
 }
 
 async function showPageUrl() {

@@ -1,0 +1,437 @@
+"""Whole games at the simulated table, from the first press to the final score, with nothing but
+buttons (gpiozero's mock pins, through the panel and the table's own thread) and taps on the
+page (Playwright's Chromium at a phone's viewport). The camera gives the board as the players
+leave it; time is simulated. Each game's final GCG is compared with one computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.core.move import format_square
+from companion.table.classic import TableSession
+from companion.table.store import open_store
+from tests.web.conftest import PIN
+from tests.web.sim_table import SimTable
+from tests.web.test_browser import PHONE, browser, shot
+
+SHARED_FIXTURES = (browser,)  # test_browser.py's Chromium, one per module
+
+DE_WORDS = frozenset({"DÜS", "DÜSE", "SEE", "DÜSEN"})
+
+
+@pytest.fixture
+def phone(browser):  # type: ignore[no-untyped-def]
+    """Opens the page at a phone's viewport; at the end, no script error may have been seen."""
+    opened: list[tuple[object, list[str]]] = []
+
+    def open_page(url: str):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        opened.append((context, errors))
+        page.goto(url)
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        page.wait_for_selector("#live.ok")
+        return page
+
+    yield open_page
+    for context, errors in opened:
+        context.close()  # type: ignore[attr-defined]
+        assert not errors, errors
+
+
+def _classic(tmp_path, names, tileset, words, *, seed, challenge="single") -> SimTable:  # type: ignore[no-untyped-def]
+    """A classic game at the simulated table, on a small word list."""
+    return SimTable(tmp_path, lambda store, now: TableSession(
+        store, names, control="tournament", challenge=challenge, tileset=tileset, seed=seed, now_ms=now,
+        lexicon_for=lambda ts: words))
+
+
+@pytest.fixture
+def classic_de(tmp_path):
+    table = _classic(tmp_path, ["Anna", "Ben"], "de", DE_WORDS, seed=3)
+    yield table
+    table.close()
+
+
+def test_classic_with_a_camera_question_answered_on_the_page(phone, classic_de):
+    t = classic_de
+    page = phone(t.url)
+    first = t.call(lambda s, now: s.state.to_move)
+    t.press(1 - first)  # the clock starts: the first player's runs
+    # DÜS through the centre; the camera is not sure of the Ü on H8.
+    t.camera.lay({(7, 6): "D", (7, 7): "Ü", (7, 8): "S"})
+    t.camera.unsure = {(7, 7)}
+    t.press(first, think_ms=40_000)
+    page.wait_for_selector("#question:not([hidden])")
+    assert "is there a tile on H8?" in page.inner_text("#question")
+    assert page.locator('#board rect.asked[data-square="H8"]').count() == 1
+    shot(page, "table-question")
+    ask = page.locator('[data-ask="H8"]')
+    ask.locator(".answer-letter").fill("ü")
+    ask.locator('[data-answer="letter"]').click()
+    page.wait_for_selector("#question", state="hidden")
+    page.wait_for_function("() => document.querySelectorAll('#history tr').length === 1")
+    assert "8G DÜS" in page.inner_text("#history") and "+16" in page.inner_text("#history")
+    assert page.locator('#board rect.asked').count() == 0
+    assert t.call(lambda s, now: s.history()[-1]["points"]) == 16
+
+
+EN_WORDS = frozenset({"HOUSE", "HOUSES", "BOAT", "AN", "ANT", "QI"})
+HOUSE = {(7, 3): "H", (7, 4): "O", (7, 5): "U", (7, 6): "S", (7, 7): "E"}  # 8D HOUSE, 24
+HOUSS = {**HOUSE, (7, 7): "S"}
+
+
+@pytest.fixture
+def classic_en(tmp_path):
+    table = _classic(tmp_path, ["Ann", "Bob"], "en", EN_WORDS, seed=11)
+    yield table
+    table.close()
+
+
+def _started(t: SimTable) -> tuple[int, int]:
+    """The clock started by the button of the player not on move: (the player on move, the other)."""
+    a = t.call(lambda s, now: s.state.to_move)
+    t.press(1 - a)
+    return a, 1 - a
+
+
+def _login(page) -> None:  # type: ignore[no-untyped-def]
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    page.wait_for_selector("#admin:not([hidden])")
+
+
+def _version(page) -> int:  # type: ignore[no-untyped-def]
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def _rows(page, n: int) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function(f"() => document.querySelectorAll('#history tr').length === {n}")
+
+
+def test_classic_question_exchange_pass_six_scoreless_turns_and_racks_entered(phone, classic_en):
+    t = classic_en
+    page = phone(t.url)
+    a, b = _started(t)
+    names = ["Ann", "Bob"]
+    # a: HOUSE on 8D; the camera cannot make out the E on H8: asked, answered on the page.
+    t.camera.lay(HOUSE)
+    t.camera.unsure = {(7, 7)}
+    t.press(a, think_ms=30_000)
+    page.wait_for_selector('[data-ask="H8"]')
+    page.fill('[data-ask="H8"] .answer-letter', "E")
+    page.click('[data-ask="H8"] [data-answer="letter"]')
+    _rows(page, 1)
+    t.camera.unsure = set()
+    # b: an exchange of 3, told on the page before the press (the board shows no new tile).
+    page.wait_for_selector("#turn:not([hidden])")
+    page.fill("#exchange-count", "3")
+    page.click("#declare-exchange")
+    page.wait_for_function("() => document.getElementById('declared').textContent.includes('exchange of 3')")
+    t.press(b, think_ms=20_000)
+    _rows(page, 2)
+    # Then passes: a, b, a, b, a: with the exchange, six scoreless turns end the game.
+    for i in range(5):
+        t.press(a if i % 2 == 0 else b, think_ms=5_000)
+        _rows(page, 3 + i)
+    page.wait_for_selector("#racks:not([hidden])")
+    assert "tell the companion the racks left" in page.inner_text("#status")
+    racks = {a: "QZXJKAA", b: "EEEEEEE"}
+    for i in (0, 1):
+        page.fill(f"#rack-{i}", racks[i])
+    page.click("#racks-form button")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+    status = page.inner_text("#status")
+    # a: 24 - 43 (Q10 Z10 X8 J8 K5 A1 A1) = -19; b: 0 - 7 (seven E) = -7: b wins.
+    assert f"{names[b]} wins" in status, status
+    assert page.inner_text(f"#score-{a}") == "-19" and page.inner_text(f"#score-{b}") == "-7"
+    shot(page, "table-classic-end")
+    gcg = t.call(lambda s, now: s.gcg())
+    na, nb = names[a], names[b]
+    expected = "\n".join([
+        "#character-encoding UTF-8",
+        f"#player1 {names[0]} {names[0]}",
+        f"#player2 {names[1]} {names[1]}",
+        "#title Classic Scrabble at the companion's table",
+        "#lexicon en",
+        "#tile-set en",
+        f">{na}: 8D HOUSE +24 24",
+        f">{nb}: -3 +0 0",
+        f">{na}: - +0 24",
+        f">{nb}: - +0 0",
+        f">{na}: - +0 24",
+        f">{nb}: - +0 0",
+        f">{na}: - +0 24",
+        f">{na}: AAJKQXZ (AAJKQXZ) -43 -19",
+        f">{nb}: EEEEEEE (EEEEEEE) -7 -7",
+        f"#note Result: {nb} wins ({names[0]} {[-19, -7][a != 0]}, {names[1]} {[-19, -7][a != 1]})",
+    ])
+    assert gcg.strip() == expected, gcg
+
+
+def test_classic_adjourned_resumed_and_ended_by_resignation(phone, classic_en):
+    t = classic_en
+    page = phone(t.url)
+    a, b = _started(t)
+    names = ["Ann", "Bob"]
+    t.camera.lay(HOUSE)
+    t.press(a, think_ms=30_000)
+    _rows(page, 1)
+    _login(page)
+    page.click("#adjourn")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('adjourned')")
+    # Adjourned: the clock stands, and a companion started again finds the game as it was left.
+    assert t.call(lambda s, now: s.clocks.paused)
+    again = TableSession.restore(t.store, lexicon_for=lambda tileset: EN_WORDS)
+    assert again.adjourned and again.clocks.paused and again.history() == t.call(lambda s, now: s.history())
+    t.clock.set(t.clock() + 3_600_000)  # an hour later
+    page.click("#resume")
+    page.wait_for_function("() => !document.getElementById('status').textContent.includes('adjourned')")
+    assert not t.call(lambda s, now: s.clocks.paused)
+    page.select_option("#resigner", str(b))
+    page.click("#resign")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+    assert f"{names[b]} resigned. {names[a]} wins" in page.inner_text("#status")
+    assert "wins" in page.inner_text(f"#players article:nth-child({a + 1})")
+    gcg = t.call(lambda s, now: s.gcg())
+    assert gcg.strip().endswith("\n".join([
+        f">{names[a]}: 8D HOUSE +24 24",
+        f"#note Result: {names[b]} resigned. {names[a]} wins ({names[0]} {[24, 0][a != 0]}, {names[1]} {[24, 0][a != 1]})",
+    ])), gcg
+    # The log's last word on the game is its result.
+    last = t.store.last()
+    assert last.kind == "result" and last.payload["winners"] == [a] and last.payload["resigned"] == b
+
+
+
+
+@pytest.mark.parametrize("mode", ["void", "single", "double", "five-points"])
+def test_classic_a_challenge_in_each_mode(phone, tmp_path, mode):
+    t = _classic(tmp_path, ["Ann", "Bob"], "en", EN_WORDS, seed=11, challenge=mode)
+    page = phone(t.url)
+    try:
+        a = t.call(lambda s, now: s.state.to_move)
+        b = 1 - a
+        na, nb = ["Ann", "Bob"][a], ["Ann", "Bob"][b]
+        t.press(b)
+        if mode == "void":
+            # Every word is checked when played: the phony is refused at the press, the clock
+            # goes back to Ann, who sets the board right and presses again.
+            t.camera.lay(HOUSS)
+            t.press(a, think_ms=30_000)
+            page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('HOUSS')")
+            assert t.call(lambda s, now: (s.history(), sorted(s.clocks.on_move()))) == ([], [a])
+            assert page.locator("#challenge-window").is_hidden()
+            t.camera.take_off([(7, 7)])
+            t.camera.lay({(7, 7): "E"})
+            t.press(a, think_ms=10_000)
+            _rows(page, 1)
+            tail = [f">{na}: 8D HOUSE +24 24"]
+        else:
+            t.camera.lay(HOUSS if mode == "single" else HOUSE)
+            t.press(a, think_ms=30_000)
+            _rows(page, 1)
+            # The window is open until Bob acts; Bob challenges from the page.
+            page.wait_for_selector("#challenge-window:not([hidden])")
+            assert f"can be challenged until {nb} acts" in page.inner_text("#challenge-what")
+            page.click(f'[data-challenger="{b}"]')
+            page.wait_for_selector("#challenge-window", state="hidden")
+            if mode == "single":  # the phony comes off; Bob's turn
+                _rows(page, 2)
+                t.camera.take_off(list(HOUSS))
+                t.press(b, think_ms=5_000)
+                tail = [f">{na}: 8D HOUSS +24 24", f">{na}: -- -24 0", f">{nb}: - +0 0"]
+            elif mode == "double":  # HOUSE stands; Bob loses his turn: Ann again
+                assert t.call(lambda s, now: (s.state.to_move, sorted(s.clocks.on_move()))) == (a, [a])
+                t.press(a, think_ms=5_000)
+                tail = [f">{na}: 8D HOUSE +24 24", f">{na}: - +0 24"]
+            else:  # HOUSE stands: 5 points to Ann
+                _rows(page, 2)
+                t.press(b, think_ms=5_000)
+                tail = [f">{na}: 8D HOUSE +24 24", f">{na}: (challenge) +5 29", f">{nb}: - +0 0"]
+        rows = len(tail)
+        _rows(page, rows)
+        gcg = t.call(lambda s, now: s.gcg())
+        events = [line for line in gcg.splitlines() if line.startswith(">")]
+        assert events == tail, gcg
+    finally:
+        t.close()
+
+
+class PhysicalCamera:
+    """The dungeon's board as it lies (tiles face up or down, tokens), read for sure."""
+
+    def __init__(self) -> None:
+        from tests.rules.dungeon_table import PhysicalBoard
+
+        self.board = PhysicalBoard()
+
+    def read(self):  # type: ignore[no-untyped-def]
+        from companion.sim.truth import TruthFrame
+
+        return TruthFrame(self.board.reading())
+
+    def close(self) -> None:
+        pass
+
+
+def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(phone, tmp_path):
+    import random
+
+    from companion.rules import dungeon as rules
+    from companion.table.dungeon import DungeonSession
+    from tests.rules.dungeon_scripts import WORDS, generator
+    from tests.rules.dungeon_table import PhysicalBoard
+
+    first = rules.roll_setup(rules.DEFAULT_OBJECTS, 2, "1")
+    camera = PhysicalCamera()
+    t = SimTable(tmp_path, lambda store, now: DungeonSession(
+        store, first, name="Dora", lexicon_for=lambda ts: WORDS, generator_for=lambda ts: generator(), now_ms=now),
+        players=1, camera=camera)
+    t.call(lambda s, now: setattr(s, "dice", random.Random(0)))  # the dice as the test knows them
+    page = phone(t.url)
+    try:
+        plan = page.inner_text("#dungeon-plan")
+        # The roll button before the set-up stands: a new plan, on the page and in the log.
+        t.press("roll")
+        rolled = rules.roll_setup(rules.DEFAULT_OBJECTS, 2, None, rng=random.Random(0))
+        assert t.call(lambda s, now: s.setup) == rolled != first
+        page.wait_for_function(f"() => document.getElementById('dungeon-plan').innerText !== {plan!r}")
+        assert "The dice are rolled again" in page.inner_text("#verdicts")
+        assert any(line == "roll: rolled: 18 objects, 30 tiles" for line in t.said)
+        # The plan laid out; the press: the set-up stands; the rack entered on the page.
+        camera.board = PhysicalBoard.laid_out(rolled, {sq: "E" for o in rolled.obstacles for sq in o.squares})
+        t.press(0, think_ms=60_000)
+        page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('Draw seven')")
+        _login(page)
+        page.fill("#action-tiles", "CATSEEE")
+        page.click('[data-action="rack"]')
+        page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('Your move')")
+        # A second roll now does nothing: the set-up stands (a double beep, a line).
+        t.press("roll")
+        assert t.said[-1].startswith("roll: ignored: the set-up stands")
+        assert t.call(lambda s, now: s.setup) == rolled
+        # The stopwatch runs from the rack on; the page counts it up.
+        t.clock.set(t.clock() + 65_000)
+        t.call(lambda s, now: s.revision)  # (the hub publishes on the next change; the page counts on its own)
+        page.wait_for_function("() => document.getElementById('clock-0').textContent !== '–'")
+        camera.board.place((0, 0), "CAT")
+        t.press(0, think_ms=5_000)
+        page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('CAT 5')")
+        watch = t.call(lambda s, now: s.watch_view(now))
+        assert watch == {"elapsed_ms": 70_000, "started": True, "running": True, "moves": 1}
+        face = page.inner_text("#clock-0")
+        assert face.startswith("1:1"), face  # 1:10 and counting up
+        # The log keeps the roll and the stopwatch's start and laps: a restart folds them back.
+        again = DungeonSession.restore(t.store, lexicon_for=lambda ts: WORDS, generator_for=lambda ts: generator())
+        assert again.setup == rolled and again.watch_view(t.clock()) == watch
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("word,winners", [("RETAINX", [1, 3]), ("RETAINS", [0, 2])])
+def test_house_a_challenge_ends_the_match_as_its_rule_9_says(phone, tmp_path, word, winners):
+    from companion.rules.house import HouseOptions
+    from companion.table.house import HouseSession
+    from companion.web.app import create_app
+    from companion.web.auth import Auth
+    from companion.web.hub import Hub
+    from companion.web.server import ServerThread
+    from tests.table.test_house_session import NAMES, reading_of
+
+    store = open_store(tmp_path)
+    session = HouseSession(store, NAMES, options=HouseOptions(colours=("ivory", "wood"), challenges=True),
+                           lexicon_for=lambda t: frozenset({"RETAINS"}))
+    hub = Hub(session).start()
+    server = ServerThread(create_app(hub, auth=Auth(PIN)), hub).start()
+    page = phone(server.url + "/")
+    try:
+        # Bob starts Ann's clock; Ann lays her word on board 1 and presses: by consent it stands.
+        hub.call(lambda s, now: s.press(0, 1, now))
+        assert hub.call(lambda s, now: s.press(0, 0, now)) == "judge"
+        tiles = {(8 + i, 7): (ch, 0) for i, ch in enumerate(word)}
+        assert hub.call(lambda s, now: s.judge(0, now, reading_of(tiles)))["verdicts"] == ["played"]
+        page.wait_for_selector("#challenge-window:not([hidden])")
+        assert "a challenge ends the match" in page.inner_text("#challenge-what")
+        assert page.locator("[data-challenger]").count() == 2  # Bob and Di, Ann's opponents
+        page.click('[data-challenger="1"]')  # Bob challenges
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        doc = hub.document_json()
+        assert doc["game"]["winners"] == winners and doc["game"]["over"]
+        assert ("not in the word list" in doc["game"]["reason"]) == (word == "RETAINX")
+        # The log keeps the challenge: the match folds back to the same end.
+        again = HouseSession.restore(store, lexicon_for=lambda t: frozenset({"RETAINS"}))
+        assert again.state == hub.call(lambda s, now: s.state)
+    finally:
+        server.stop()
+        store.close()
+
+
+def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
+    """Ann plays Bob, a computer of skill 3: the page names Bob's rack and his move; the tiles
+    are laid as shown and Bob's button pressed; a tile laid wrong is a question; Ann passes her
+    turns; she resigns after Bob's third move. The GCG holds the moves the page showed."""
+    from companion.engine.movegen import generator_for
+    from companion.lexicon import load_lexicon
+
+    english = generator_for("en", load_lexicon("en"))  # the house list's (built once, before the game)
+    t = SimTable(tmp_path, lambda store, now: TableSession(
+        store, ["Ann", "Bob"], control="tournament", challenge="single", tileset="en", seed=5, now_ms=now,
+        computers={"1": 3}, generator_for=lambda ts: english))
+    try:
+        page = phone(t.url)
+        to_move = t.call(lambda s, now: s.state.to_move)
+        t.press(1 - to_move)  # the clock starts
+        shown_moves: list[str] = []
+        wrong_once = False
+        while len(shown_moves) < 3:
+            if t.call(lambda s, now: s.state.to_move) == 0:
+                t.press(0, think_ms=8_000)  # Ann passes
+                continue
+            page.wait_for_function("() => document.getElementById('computer-move').textContent.includes('Bob ')")
+            racks = page.inner_text("#computer-racks")
+            assert "Bob (skill 3): rack " in racks
+            move = t.call(lambda s, now: s.computer_move())
+            text = page.inner_text("#computer-move")
+            if move.kind != "play":
+                t.press(1, think_ms=3_000)
+                shown_moves.append(move.kind)
+                continue
+            assert f"Bob plays {move.position} {move.word} ({move.score})" in text
+            tiles = {(r, c): ch for r, c, ch, _ in move.squares}
+            blanks = frozenset((r, c) for r, c, _, b in move.squares if b)
+            squares = sorted(tiles)
+            if not wrong_once and len(squares) > 1 and tiles[squares[0]] != tiles[squares[1]]:
+                # Two tiles laid on each other's squares: the camera checks, and asks.
+                a_sq, b_sq = squares[0], squares[1]
+                t.camera.lay({**tiles, a_sq: tiles[b_sq], b_sq: tiles[a_sq]}, blanks=blanks)
+                t.press(1, think_ms=3_000)
+                page.wait_for_function("() => document.getElementById('verdicts').textContent.includes("
+                                       "'the computer plays')")
+                assert f"{format_square(a_sq)} should hold {tiles[a_sq]}" in page.inner_text("#verdicts")
+                assert t.call(lambda s, now: s.state.to_move) == 1
+                t.camera.take_off(squares)
+                wrong_once = True
+            t.camera.lay(tiles, blanks=blanks)
+            t.press(1, think_ms=3_000)
+            rows = t.call(lambda s, now: [h for h in s.history() if h["kind"] == "play"])
+            assert (rows[-1]["position"], rows[-1]["word"], rows[-1]["points"]) == (move.position, move.word,
+                                                                                  move.score)
+            shown_moves.append(f">Bob: {move.position} {move.word} +{move.score}")
+        _login(page)
+        page.select_option("#resigner", "0")
+        page.click("#resign")
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        gcg = t.call(lambda s, now: s.gcg())
+        played = [line.rsplit(" ", 1)[0] for line in gcg.splitlines() if line.startswith(">Bob:") and "+" in line]
+        assert played == [m for m in shown_moves if m.startswith(">")], gcg
+        assert "#note Result: Ann resigned. Bob wins" in gcg
+        assert wrong_once  # (else the misplaced tile was never tried)
+        # The log deals the computer's racks again, tile for tile, after a restart.
+        again = TableSession.restore(t.store, generator_for=lambda ts: english)
+        assert again.computer_racks() == t.call(lambda s, now: s.computer_racks())
+        assert again.history() == t.call(lambda s, now: s.history())
+    finally:
+        t.close()
