@@ -312,16 +312,22 @@ class GameStore:
 
         def __exit__(self, kind: Any, *exc: object) -> None:
             if kind is not None:
-                self.db.execute("ROLLBACK")
+                self._end()
                 return
             try:
                 self.db.execute("COMMIT")
             except sqlite3.Error:
                 # A COMMIT that failed (a full disk) leaves the transaction open: end it, so that
                 # the next append, once there is room, starts clean.
+                self._end()
+                raise
+
+        def _end(self) -> None:
+            # SQLite may have rolled the transaction back itself (SQLITE_FULL on an INSERT): a
+            # ROLLBACK then would fail and hide the error that matters.
+            if self.db.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     self.db.execute("ROLLBACK")
-                raise
 
     def _transaction(self) -> "GameStore._Tx":
         return GameStore._Tx(self.db)

@@ -121,3 +121,34 @@ def test_after_a_restart_the_player_on_move_is_charged_for_the_downtime(tmp_path
     with GameStore(tmp_path / "g.sqlite") as store:
         r = TableSession.restore(store, lexicon_for=lexicon)
     assert r.clocks.remaining_ms(0, clock()) == before
+
+
+def test_a_write_that_fails_leaves_the_game_as_its_log_has_it(tmp_path):
+    """A full database (SQLite's own SQLITE_FULL, here from max_page_count; a real full disk:
+    tests/table/test_damaged_log.py): the action is refused with "not saved", the session is
+    the log's fold (not the change made in memory before the write), and once there is room the
+    game goes on and folds back to the same state."""
+    from companion.table.session import ActionError
+
+    path = tmp_path / "g.sqlite"
+    with GameStore(path) as store:
+        s = TableSession(store, ["Ann", "Bob"], seed=7, lexicon_for=lexicon, now_ms=1000)
+        s.play(2000, "8D", "HOUSE")
+        store.db.execute(f"PRAGMA max_page_count = {store.db.execute('PRAGMA page_count').fetchone()[0]}")
+        letters = "ABCDEFGHIJKLMNOPRSTUVW" * 20
+        for i, letter in enumerate(letters):
+            before = (s.history(), len(s.log), s.state.board.to_text(), [p.score for p in s.state.players])
+            try:
+                s.correct(3000 + i, "H8", letter)
+            except ActionError as exc:
+                assert "not saved" in str(exc) and "database or disk is full" in str(exc)
+                break
+        else:
+            raise AssertionError("the database never filled")
+        assert (s.history(), len(s.log), s.state.board.to_text(), [p.score for p in s.state.players]) == before
+        store.db.execute("PRAGMA max_page_count = 1073741823")  # room again
+        s.correct(9000, "H8", "Z")
+        expected = (s.state, s.history(), s.log)
+    with GameStore(path) as store:
+        r = TableSession.restore(store, lexicon_for=lexicon)
+        assert (r.state, r.history(), r.log) == expected
