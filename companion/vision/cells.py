@@ -860,6 +860,7 @@ class Evidence:
 
 
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
+_UNNAMED_APART = 1.5 * _TILE_RADIUS  # a face colour this far from every profile set's is a set it does not name
 _GLARE_OFF = 8.0  # Lab distance from its set's colour beyond which a face may be under glare
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _DOUBTED = 0.3  # ... above which a face showing that letter's value still holds it (a serif or faded I)
@@ -1338,6 +1339,15 @@ def gather_evidence(
         unseen = [j for j in range(len(profile.sets))
                   if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)]
         ink_guessed = set(unseen) - _unseen_set_ink(named, named_pol, unseen, body[has], pol[has])
+        # A colour of lettered faces that no set of the profile is, and far from every set's
+        # colour here, is a set the profile does not name (a second colour of tiles when only
+        # one was calibrated): its faces are tiles of an unknown set, never empty squares that
+        # fit no named colour. Kept after the named sets (_nearest_set names none for it).
+        named_lab = [to_lab(t) for t in named]
+        for i in sorted(set(range(len(tiles))) - set(match.values())):
+            if all(float(colour_distance(to_lab(tiles[i]), n)) > _UNNAMED_APART for n in named_lab):
+                named.append(tiles[i])
+                named_pol.append(polarity[i])
         tiles, polarity = named, named_pol
         if "set_backs" in profile.arrays:
             # A set whose backs were never calibrated has a row of NaN: it matches nothing.
