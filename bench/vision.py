@@ -439,7 +439,10 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
             refused[seed] = why
         wrong = {}
         for part, prof in (("no_profile", None), ("table_profile", profile)):
-            truth = scene.truth.cells if prof is not None else [_replace(c, set=None) for c in scene.truth.cells]
+            # A set the profile does not name (its calibration refused) can only be read as a
+            # set of no name; without a profile no set has one.
+            names = {s_.name for s_ in prof.sets} if prof is not None else set()
+            truth = [c if c.set in names else _replace(c, set=None) for c in scene.truth.cells]
             started = time.perf_counter()
             image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
             try:

@@ -860,7 +860,11 @@ class Evidence:
 
 
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
-_UNNAMED_APART = 1.5 * _TILE_RADIUS  # a face colour this far from every profile set's is a set it does not name
+_UNNAMED_APART = 1.5 * _TILE_RADIUS  # Lab distance from a profile set's colour beyond which a face colour may be another set
+# Shares of white a lamp's glare mixes into a face whose letter is still found: its ink keeps
+# half its contrast at least (faces washed further make no colour of lettered faces).
+_UNNAMED_GLARE = np.linspace(0.0, 0.5, 11)[:, None]
+_UNNAMED_HUE = 12.0  # ... and hue distance once a shade is taken out (one set in shade: under 2; two sets: 23 up)
 _GLARE_OFF = 8.0  # Lab distance from its set's colour beyond which a face may be under glare
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _DOUBTED = 0.3  # ... above which a face showing that letter's value still holds it (a serif or faded I)
@@ -1339,13 +1343,14 @@ def gather_evidence(
         unseen = [j for j in range(len(profile.sets))
                   if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)]
         ink_guessed = set(unseen) - _unseen_set_ink(named, named_pol, unseen, body[has], pol[has])
-        # A colour of lettered faces that no set of the profile is, and far from every set's
-        # colour here, is a set the profile does not name (a second colour of tiles when only
-        # one was calibrated): its faces are tiles of an unknown set, never empty squares that
-        # fit no named colour. Kept after the named sets (_nearest_set names none for it).
-        named_lab = [to_lab(t) for t in named]
+        # A colour of lettered faces that no set of the profile is, and unlike every set's
+        # colour here in every way one light can make a set look (far in colour, apart in
+        # hue once a shade's gain is taken out, off the set's path to white under a lamp's
+        # glare), is a set the profile does not name (a second colour of tiles when only one
+        # was calibrated): its faces are tiles of an unknown set, never empty squares that fit
+        # no named colour. Kept after the named sets (_nearest_set names none for it).
         for i in sorted(set(range(len(tiles))) - set(match.values())):
-            if all(float(colour_distance(to_lab(tiles[i]), n)) > _UNNAMED_APART for n in named_lab):
+            if all(_unnamed_apart(tiles[i], n) for n in named):
                 named.append(tiles[i])
                 named_pol.append(polarity[i])
         tiles, polarity = named, named_pol
@@ -3515,6 +3520,17 @@ def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> No
         if best != j0 and d[best] < _TILE_RADIUS and d[best] < 0.5 * d[j0]:
             ev.tile_set[rc] = best
             ev.d_tile[rc] = min(float(ev.d_tile[rc]), float(d[best]))
+
+
+def _unnamed_apart(found: np.ndarray, named: np.ndarray) -> bool:
+    """Whether a face colour found (BGR) is no look of a named set's colour here: far from
+    it, apart in hue once a shade is taken out (:func:`shade_apart`), and off its path to
+    white (a lamp's glare washes a set paler, never darker or more coloured)."""
+    seen = to_lab(found)
+    washed = np.asarray(named, np.float32)[None] * (1.0 - _UNNAMED_GLARE) + 255.0 * _UNNAMED_GLARE
+    return (float(colour_distance(seen, to_lab(named))) > _UNNAMED_APART
+            and shade_apart(found, named) > _UNNAMED_HUE
+            and float(colour_distance(to_lab(washed.astype(np.float32)), seen).min()) > _UNNAMED_APART)
 
 
 def _clip(v: float) -> float:
