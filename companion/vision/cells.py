@@ -3245,6 +3245,11 @@ def read_board_cells(
     clear = np.where(covered, np.minimum(clear, 0.2), np.where(near, np.minimum(clear, 0.45), clear))
     ev.extra["covered"] = covered
 
+    # Without a back colour known, a face-down tile is no kind the scores weigh: it reads as a
+    # face without ink, a blank. With two colours of tiles on the board, one set's backs may
+    # wear the other's face colour (white tiles with red backs beside red tiles): a face
+    # without ink is then a blank or a back, and nothing here tells which (the table asks).
+    back_or_blank = len(ev.tile_colours) >= 2 and not any(np.isfinite(b).all() for b in ev.back_colours)
     out: list[CellReading] = []
     for r in range(R):
         for c in range(C):
@@ -3270,6 +3275,8 @@ def read_board_cells(
                 ink = inks.get((r, c))
                 # No letter-sized ink: a blank face. Ink that is there but unreadable is doubt.
                 doubt = 0.5 if (ink is not None and ink.ink > 0.06) else 1.0
+                if back_or_blank:
+                    doubt = min(doubt, _BACK_OR_BLANK / 0.9)
                 out.append(CellReading(r, c, "tile", BLANK, BLANK_TURN, rgb, set_name, tok, _clip(pk * 0.9 * doubt * tk)))
                 continue
             conf = pk * g.p_letter * g.p_rotation * tk
@@ -3520,6 +3527,9 @@ def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> No
         if best != j0 and d[best] < _TILE_RADIUS and d[best] < 0.5 * d[j0]:
             ev.tile_set[rc] = best
             ev.d_tile[rc] = min(float(ev.d_tile[rc]), float(d[best]))
+
+
+_BACK_OR_BLANK = 0.45  # belief left in a face without ink that may as well be a face-down tile
 
 
 def _unnamed_apart(found: np.ndarray, named: np.ndarray) -> bool:
