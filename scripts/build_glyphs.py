@@ -46,6 +46,17 @@ FONTS = [
     ("/usr/share/fonts/opentype/urw-base35/C059-Bold.otf", "c059-bold"),
     ("/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf", "urw-bookman-demi"),
 ]
+# Families the reader never learns from: the renderer draws a stranger's tiles with them
+# (bench/vision.py's stranger benchmark), so that its letters are measured on shapes the
+# classifier has not seen. Whole families, none of them a relative of a family above.
+HELD_OUT = [
+    ("/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf", "roboto-bold"),
+    ("/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf", "cantarell-bold"),
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", "dejavu-serif-bold"),
+    ("/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf", "liberation-mono-bold"),
+    ("/usr/share/fonts/opentype/urw-base35/P052-Bold.otf", "p052-bold"),
+    ("/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Bold.ttf", "roboto-condensed-bold"),
+]
 EM = 96  # pixels per em when rendering; glyphs are stored cropped to their ink
 
 
@@ -68,26 +79,32 @@ def render(font: ImageFont.FreeTypeFont, ch: str) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "companion" / "vision" / "data" / "glyphs.npz")
+    parser.add_argument("--held-out", action="store_true",
+                        help="the held-out families (glyphs_heldout.npz, the renderer's stranger tiles)")
+    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    missing = [f for f, _ in FONTS if not Path(f).is_file()]
+    fonts = HELD_OUT if args.held_out else FONTS
+    data = ROOT / "companion" / "vision" / "data"
+    args.out = args.out or data / ("glyphs_heldout.npz" if args.held_out else "glyphs.npz")
+    missing = [f for f, _ in fonts if not Path(f).is_file()]
     if missing:
         print(
             "build_glyphs: missing fonts (apt-get install fonts-urw-base35 fonts-dejavu-core "
-            f"fonts-liberation2 fonts-freefont-ttf): {', '.join(missing)}",
+            "fonts-liberation2 fonts-freefont-ttf fonts-roboto-unhinted fonts-cantarell): "
+            f"{', '.join(missing)}",
             file=sys.stderr,
         )
         return 2
     chars = characters()
     arrays: dict[str, np.ndarray] = {}
     index = []
-    for fi, (path, family) in enumerate(FONTS):
+    for fi, (path, family) in enumerate(fonts):
         font = ImageFont.truetype(path, EM)
         for ch in chars:
             key = f"f{fi}_u{ord(ch):04x}"
             arrays[key] = render(font, ch)
             index.append([key, family, ch])
-    meta = {"em": EM, "fonts": [family for _, family in FONTS], "characters": chars, "index": index}
+    meta = {"em": EM, "fonts": [family for _, family in fonts], "characters": chars, "index": index}
     arrays["meta"] = np.frombuffer(json.dumps(meta, ensure_ascii=False, sort_keys=True).encode(), dtype=np.uint8)
     buf = io.BytesIO()
     # An .npz written by hand: np.savez_compressed stamps each member with the current time,
@@ -102,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(buf.getvalue())
     digest = hashlib.sha256(buf.getvalue()).hexdigest()[:16]
-    print(f"{args.out}: {len(index)} glyphs, {len(FONTS)} fonts, {len(buf.getvalue())} bytes, sha256 {digest}")
+    print(f"{args.out}: {len(index)} glyphs, {len(fonts)} fonts, {len(buf.getvalue())} bytes, sha256 {digest}")
     return 0
 
 

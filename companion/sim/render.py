@@ -58,10 +58,11 @@ import numpy as np
 
 from companion.core.board import Premium, layout_for_grid
 from companion.core.tiles import BLANK, get_tileset
-from companion.vision.glyphs import load_atlas
+from companion.vision.glyphs import atlas_glyph
 from companion.vision.grid import GridLocation
 from companion.vision.reading import BLANK_TURN, BoardReading, CellReading
 from companion.sim.scene import (
+    CLOTH_PATTERNS,
     TOKEN_COLOURS,
     BadScene,
     BoardStyle,
@@ -267,12 +268,11 @@ def _bgr(rgb: Sequence[int]) -> tuple[int, int, int]:
 @lru_cache(maxsize=4096)
 def _glyph(ch: str, font: int, cap_px: float) -> np.ndarray:
     """A character's ink (float32 0..1) scaled so that the font's capital H is ``cap_px`` high."""
-    atlas = load_atlas()
     try:
-        g = atlas.glyph(ch, font)
+        g = atlas_glyph(ch, font)
     except KeyError:
         raise BadScene(f"the glyph atlas has no {ch!r}") from None
-    s = cap_px / atlas.glyph("H", font).shape[0]
+    s = cap_px / atlas_glyph("H", font).shape[0]
     gh, gw = max(1, round(g.shape[0] * s)), max(1, round(g.shape[1] * s))
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     out = cv2.resize(g, (gw, gh), interpolation=interp).astype(np.float32) / 255.0
@@ -710,7 +710,9 @@ def _draw_token(canvas: np.ndarray, view: _View, name: str, x: float, y: float, 
 # Table and clutter
 
 
-def _table(photo: Photo, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+def _table(photo: Photo, rng: np.random.Generator, size: tuple[int, int], view: _View) -> np.ndarray:
+    if photo.table in CLOTH_PATTERNS:
+        return _patterned_cloth(photo, rng, size, view)
     w, h = size
     lw, lh = max(8, w // 4), max(8, h // 4)
     base = np.asarray(_bgr(photo.table_colour), np.float32)
@@ -735,6 +737,47 @@ def _table(photo: Photo, rng: np.random.Generator, size: tuple[int, int]) -> np.
     img = base[None, None, :] * f[..., None]
     img = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
     return img
+
+
+def _patterned_cloth(photo: Photo, rng: np.random.Generator, size: tuple[int, int], view: _View) -> np.ndarray:
+    """A cloth printed with a pattern, lying on the table's plane (so it recedes with the board):
+    ``checked`` (gingham: stripes of ``table_colour`` across both ways, a half tone where they
+    cross, or a plain checkerboard of the two colours), ``striped``, ``patterned`` (dots on a
+    lattice). Its period is ``table_period`` squares, turned any way against the board: the
+    lines a board finder looks for, in every direction and spacing near the board's own."""
+    w, h = size
+    q = 2  # drawn at half the canvas's resolution (a cloth's print is soft at its edges)
+    lw, lh = max(8, w // q), max(8, h // q)
+    ys, xs = np.mgrid[0:lh, 0:lw].astype(np.float64)
+    inv = np.linalg.inv(view.plane(0.0))
+    pts = np.stack([xs.ravel() * q + (q - 1) / 2, ys.ravel() * q + (q - 1) / 2, np.ones(xs.size)])
+    u, v, z = inv @ pts
+    beyond = z <= 1e-9  # above the horizon: no table there
+    z = np.where(beyond, 1.0, z)
+    u, v = (u / z).reshape(lh, lw), (v / z).reshape(lh, lw)
+    turn = rng.uniform(0, math.pi / 2)
+    period = photo.table_period
+    a = (u * math.cos(turn) + v * math.sin(turn)) / period + rng.uniform(0, 1)
+    b = (-u * math.sin(turn) + v * math.cos(turn)) / period + rng.uniform(0, 1)
+    if photo.table == "checked":
+        sa, sb = (a % 1) < 0.5, (b % 1) < 0.5
+        if rng.random() < 0.6:  # gingham
+            mix = 0.5 * sa + 0.5 * sb
+        else:
+            mix = (sa ^ sb).astype(np.float64)
+    elif photo.table == "striped":
+        mix = ((a % 1) < rng.uniform(0.25, 0.6)).astype(np.float64)
+    else:
+        r = rng.uniform(0.18, 0.32)
+        mix = (np.hypot((a % 1) - 0.5, (b % 1) - 0.5) < r).astype(np.float64)
+        mix = np.maximum(mix, 0.6 * (np.hypot(((a + 0.5) % 1) - 0.5, ((b + 0.5) % 1) - 0.5) < r / 2))
+    mix[beyond.reshape(lh, lw)] = 0.5
+    main = np.asarray(_bgr(photo.table_colour), np.float32)
+    second = np.asarray(_bgr(photo.table_second), np.float32)
+    img = second[None, None, :] * (1 - mix[..., None]) + main[None, None, :] * mix[..., None]
+    weave = 1 + 0.04 * rng.standard_normal((lh, lw))
+    img = (img * weave[..., None].astype(np.float32))
+    return cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _clutter(canvas: np.ndarray, rng: np.random.Generator, n: int, look: TileLook, font: int, scale: float,
@@ -1008,6 +1051,20 @@ def _light(img: np.ndarray, photo: Photo, rng: np.random.Generator, noise_rng: n
         # Specular light is the lamp's colour whatever lies below: a "screen" blend towards white.
         inv = cv2.multiply(255 - out, cv2.merge([255 - g, 255 - g, 255 - g]), scale=1 / 255)
         out = 255 - inv
+    if photo.lamps:
+        # A lamp's hot spot: a broad patch of its (warm) light, screened over everything as
+        # glare is but a tenth of the photo across, bright enough to wash faces towards white.
+        spot = np.zeros((lh, lw, 3), np.float32)
+        for _ in range(photo.lamps):
+            cx, cy = rng.uniform(0.15, 0.85, 2)
+            sx = rng.uniform(0.06, 0.2)
+            sy = sx * rng.uniform(0.7, 1.4)
+            peak = rng.uniform(110, 230)
+            warm = np.array([rng.uniform(0.75, 1.0), rng.uniform(0.9, 1.0), 1.0], np.float32)  # BGR
+            blob = peak * np.exp(-((xs - cx) ** 2 / (2 * sx ** 2) + (ys - cy) ** 2 / (2 * sy ** 2)))
+            spot += blob[..., None] * warm[None, None, :]
+        g = cv2.resize(np.clip(spot, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        out = 255 - cv2.multiply(255 - out, 255 - g, scale=1 / 255)
     if photo.blur > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), photo.blur)
     if photo.motion >= 1:
@@ -1081,7 +1138,7 @@ def render(spec: SceneSpec, seed: int, frame: int = 0) -> RenderedScene:
     tileset = get_tileset(spec.tileset)
 
     # Table, clutter.
-    canvas = _table(photo, _rng(seed, _TABLE), (cw, ch))
+    canvas = _table(photo, _rng(seed, _TABLE), (cw, ch), view)
     scale = view.scale_at(n / 2, n / 2, 0)
     if photo.clutter:
         x0, y0, x1, y1 = _board_extent(style, n)

@@ -29,6 +29,7 @@ import numpy as np
 from companion.core.board import Board, layout_for_grid
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.errors import CompanionError
+from companion.vision.glyphs import font_count, load_atlas
 from companion.vision.reading import ROTATIONS
 
 RGB = tuple[int, int, int]
@@ -297,6 +298,9 @@ class Camera:
             raise BadScene(f"lens distortion {self.distortion} (-0.3..0.3)")
 
 
+CLOTH_PATTERNS: tuple[str, ...] = ("checked", "striped", "patterned")
+
+
 @dataclass(frozen=True)
 class Photo:
     """Light, lens and sensor. Zero everywhere is a clean render.
@@ -307,7 +311,9 @@ class Photo:
     ``blur``: defocus sigma in pixels; ``motion``: motion blur length in pixels.
     ``noise``: sensor noise sigma (0..255 scale). ``jpeg``: JPEG quality of a round trip, or None.
     ``clutter``: number of objects lying on the table around the board; ``table``: the
-    table's look (``wood``, ``cloth``, ``plain``).
+    table's look (``wood``, ``cloth``, ``plain``, or a printed cloth of :data:`CLOTH_PATTERNS`
+    in ``table_colour`` on ``table_second``, its period ``table_period`` squares).
+    ``lamps``: lamps' hot spots, broad patches of warm light (glare's spots are small).
     """
 
     gradient: float = 0.0
@@ -319,14 +325,19 @@ class Photo:
     noise: float = 0.0
     jpeg: int | None = None
     clutter: int = 0
-    table: Literal["wood", "cloth", "plain"] = "plain"
+    table: Literal["wood", "cloth", "plain", "checked", "striped", "patterned"] = "plain"
     table_colour: RGB = (120, 110, 100)
+    table_second: RGB = (236, 234, 228)
+    table_period: float = 1.0
+    lamps: int = 0
 
     def __post_init__(self) -> None:
         if self.jpeg is not None and not 5 <= self.jpeg <= 100:
             raise BadScene(f"JPEG quality {self.jpeg} (5..100)")
-        if self.table not in ("wood", "cloth", "plain"):
-            raise BadScene(f"table {self.table!r} (wood, cloth, plain)")
+        if self.table not in ("wood", "cloth", "plain", *CLOTH_PATTERNS):
+            raise BadScene(f"table {self.table!r} (wood, cloth, plain, {', '.join(CLOTH_PATTERNS)})")
+        if not 0.2 <= self.table_period <= 10 or not 0 <= self.lamps <= 4:
+            raise BadScene(f"cloth period {self.table_period} squares (0.2..10), {self.lamps} lamps (0..4)")
         if min(self.white_balance) <= 0 or self.blur < 0 or self.motion < 0 or self.noise < 0:
             raise BadScene("white balance gains must be positive, blur, motion and noise >= 0")
 
@@ -373,8 +384,9 @@ class SceneSpec:
     """Everything chosen about one synthetic photo. See the module's doc for coordinates.
 
     ``looks``: the tile sets present, by name (defaults: :data:`TILE_LOOKS`); every square's
-    ``set`` must name one. ``font``: index into the glyph atlas's fonts (0..12) for letters and
-    values; premium labels use ``label_font``.
+    ``set`` must name one. ``font``: index into the glyph atlas's fonts (0..12, the families the
+    reader learns from; 13 on, the held-out families of :func:`~companion.vision.glyphs.font_count`)
+    for letters and values; premium labels use ``label_font``.
     """
 
     content: Mapping[Coord, Square] = field(default_factory=dict)
@@ -413,8 +425,9 @@ class SceneSpec:
                 raise BadScene(f"square ({r}, {c}): tile set look {sq.set!r} is not in the scene")
             if sq.kind == "tile" and sq.letter != BLANK and sq.letter not in tiles.alphabet:
                 raise BadScene(f"square ({r}, {c}): {sq.letter!r} is not a letter of tile set {self.tileset!r}")
-        if not 0 <= self.font < 13 or not 0 <= self.label_font < 13:
-            raise BadScene(f"font {self.font} / label font {self.label_font} (0..12)")
+        fonts = font_count()
+        if not 0 <= self.font < fonts or not 0 <= self.label_font < fonts:
+            raise BadScene(f"font {self.font} / label font {self.label_font} (0..{fonts - 1})")
         if not 0 <= self.tile_offset <= 0.3 or not 0 <= self.tile_jitter_deg <= 20:
             raise BadScene("tile offset 0..0.3 squares and jitter 0..20 degrees")
 
@@ -607,6 +620,62 @@ def phone_photo(rng: np.random.Generator) -> Photo:
         blur=float(rng.uniform(0, 1.4)), motion=float(rng.choice([0.0, rng.uniform(1.5, 5)])),
         noise=float(rng.uniform(2, 6)), jpeg=int(rng.integers(65, 95)), clutter=int(rng.integers(2, 8)),
         table=("wood", "cloth", "plain")[int(rng.integers(3))], table_colour=table_colour(rng),
+    )
+
+
+# A stranger's tiles: colours none of the project's own sets has (TILE_LOOKS), each back
+# apart from its face.
+STRANGER_LOOKS: Mapping[str, TileLook] = MappingProxyType(
+    {
+        "white": TileLook("white", body=(246, 246, 242), back=(196, 62, 60), ink=(22, 22, 24)),
+        "yellow": TileLook("yellow", body=(236, 204, 80), back=(60, 92, 150), ink=(30, 28, 24)),
+        "black": TileLook("black", body=(40, 40, 44), back=(150, 150, 154), ink=(242, 242, 236)),
+        "green": TileLook("green", body=(86, 162, 104), back=(34, 74, 48), ink=(250, 250, 244)),
+        "red": TileLook("red", body=(190, 48, 46), back=(236, 220, 170), ink=(250, 248, 240)),
+    }
+)
+CLOTH_COLOURS: tuple[RGB, ...] = ((200, 40, 46), (44, 140, 64), (44, 84, 184))  # red, green, blue
+
+
+def stranger_photo(rng: np.random.Generator, phone: bool) -> Photo:
+    """A stranger's table: a checked (red, green or blue), striped, patterned cloth or wood,
+    lamps' hot spots, and the light, lens and sensor of a phone or of an overhead camera."""
+    base = phone_photo(rng) if phone else mounted_photo(rng)
+    table = ("checked", "checked", "striped", "patterned", "wood")[int(rng.integers(5))]
+    colour = CLOTH_COLOURS[int(rng.integers(len(CLOTH_COLOURS)))]
+    if table == "wood":
+        colour = table_colour(rng)
+    return replace(
+        base, table=table, table_colour=_jitter_colour(rng, colour, 0.1),
+        table_second=_jitter_colour(rng, (238, 236, 230), 0.05),
+        table_period=float(rng.uniform(0.5, 2.5)), lamps=int(rng.choice((0, 1, 1, 2))),
+    )
+
+
+def stranger(rng: np.random.Generator, *, phone: bool | None = None, grid: int = 15, tileset: str = "en") -> SceneSpec:
+    """A scene of a table the reader has never seen: tiles of :data:`STRANGER_LOOKS` (one set
+    or two, some face down, a few turned), letters in a held-out font family, the board's
+    colours moved further than another printing moves them, on :func:`stranger_photo`'s
+    table; seen from overhead or (``phone``; random when None) by a phone."""
+    if phone is None:
+        phone = bool(rng.random() < 0.5)
+    st = vary_style(board_style(("green", "classic", "band")[int(rng.integers(3))]), rng, 0.2)
+    names = list(STRANGER_LOOKS)
+    first = names[int(rng.integers(len(names)))]
+    sets = (first,)
+    if rng.random() < 0.4:
+        sets = (first, [n for n in names if n != first][int(rng.integers(len(names) - 1))])
+    looks = {n: vary_look(STRANGER_LOOKS[n], rng) for n in sets}
+    content = random_content(
+        rng, tileset, int(rng.integers(5, 70 if grid == 15 else 120)), grid=grid, sets=sets,
+        p_back=0.05, p_rotated=0.1, p_token=0.03, p_token_empty=0.02,
+    )
+    atlas = len(load_atlas().fonts)
+    return SceneSpec(
+        content=content, grid=grid, tileset=tileset, style=st, looks=looks,
+        font=atlas + int(rng.integers(font_count() - atlas)), label_font=int(rng.integers(font_count())),
+        camera=phone_camera(rng) if phone else mounted_camera(rng), photo=stranger_photo(rng, phone),
+        tile_offset=float(rng.uniform(0.02, 0.1)), tile_jitter_deg=float(rng.uniform(0.5, 4.0)),
     )
 
 

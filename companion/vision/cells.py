@@ -860,6 +860,11 @@ class Evidence:
 
 
 _TILE_RADIUS = 16.0  # Lab distance within which squares share a tile body
+_UNNAMED_APART = 1.5 * _TILE_RADIUS  # Lab distance from a profile set's colour beyond which a face colour may be another set
+# Shares of white a lamp's glare mixes into a face whose letter is still found: its ink keeps
+# half its contrast at least (faces washed further make no colour of lettered faces).
+_UNNAMED_GLARE = np.linspace(0.0, 0.5, 11)[:, None]
+_UNNAMED_HUE = 12.0  # ... and hue distance once a shade is taken out (one set in shade: under 2; two sets: 23 up)
 _GLARE_OFF = 8.0  # Lab distance from its set's colour beyond which a face may be under glare
 _LETTERNESS = 0.5  # the network's belief that a glyph is a letter, below which it is print
 _DOUBTED = 0.3  # ... above which a face showing that letter's value still holds it (a serif or faded I)
@@ -1338,6 +1343,16 @@ def gather_evidence(
         unseen = [j for j in range(len(profile.sets))
                   if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)]
         ink_guessed = set(unseen) - _unseen_set_ink(named, named_pol, unseen, body[has], pol[has])
+        # A colour of lettered faces that no set of the profile is, and unlike every set's
+        # colour here in every way one light can make a set look (far in colour, apart in
+        # hue once a shade's gain is taken out, off the set's path to white under a lamp's
+        # glare), is a set the profile does not name (a second colour of tiles when only one
+        # was calibrated): its faces are tiles of an unknown set, never empty squares that fit
+        # no named colour. Kept after the named sets (_nearest_set names none for it).
+        for i in sorted(set(range(len(tiles))) - set(match.values())):
+            if all(_unnamed_apart(tiles[i], n) for n in named):
+                named.append(tiles[i])
+                named_pol.append(polarity[i])
         tiles, polarity = named, named_pol
         if "set_backs" in profile.arrays:
             # A set whose backs were never calibrated has a row of NaN: it matches nothing.
@@ -3230,6 +3245,11 @@ def read_board_cells(
     clear = np.where(covered, np.minimum(clear, 0.2), np.where(near, np.minimum(clear, 0.45), clear))
     ev.extra["covered"] = covered
 
+    # Without a back colour known, a face-down tile is no kind the scores weigh: it reads as a
+    # face without ink, a blank. With two colours of tiles on the board, one set's backs may
+    # wear the other's face colour (white tiles with red backs beside red tiles): a face
+    # without ink is then a blank or a back, and nothing here tells which (the table asks).
+    back_or_blank = len(ev.tile_colours) >= 2 and not any(np.isfinite(b).all() for b in ev.back_colours)
     out: list[CellReading] = []
     for r in range(R):
         for c in range(C):
@@ -3255,6 +3275,8 @@ def read_board_cells(
                 ink = inks.get((r, c))
                 # No letter-sized ink: a blank face. Ink that is there but unreadable is doubt.
                 doubt = 0.5 if (ink is not None and ink.ink > 0.06) else 1.0
+                if back_or_blank:
+                    doubt = min(doubt, _BACK_OR_BLANK / 0.9)
                 out.append(CellReading(r, c, "tile", BLANK, BLANK_TURN, rgb, set_name, tok, _clip(pk * 0.9 * doubt * tk)))
                 continue
             conf = pk * g.p_letter * g.p_rotation * tk
@@ -3505,6 +3527,20 @@ def _sets_by_faded_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> No
         if best != j0 and d[best] < _TILE_RADIUS and d[best] < 0.5 * d[j0]:
             ev.tile_set[rc] = best
             ev.d_tile[rc] = min(float(ev.d_tile[rc]), float(d[best]))
+
+
+_BACK_OR_BLANK = 0.45  # belief left in a face without ink that may as well be a face-down tile
+
+
+def _unnamed_apart(found: np.ndarray, named: np.ndarray) -> bool:
+    """Whether a face colour found (BGR) is no look of a named set's colour here: far from
+    it, apart in hue once a shade is taken out (:func:`shade_apart`), and off its path to
+    white (a lamp's glare washes a set paler, never darker or more coloured)."""
+    seen = to_lab(found)
+    washed = np.asarray(named, np.float32)[None] * (1.0 - _UNNAMED_GLARE) + 255.0 * _UNNAMED_GLARE
+    return (float(colour_distance(seen, to_lab(named))) > _UNNAMED_APART
+            and shade_apart(found, named) > _UNNAMED_HUE
+            and float(colour_distance(to_lab(washed.astype(np.float32)), seen).min()) > _UNNAMED_APART)
 
 
 def _clip(v: float) -> float:

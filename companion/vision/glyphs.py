@@ -4,6 +4,9 @@ spread of fonts, as grey-level ink bitmaps (255 = ink) cropped to their ink.
 Built by ``scripts/build_glyphs.py`` from Debian's fonts and shipped in ``data/glyphs.npz``, so
 that neither fonts nor Pillow are needed at run time. The synthetic renderer draws tiles with
 these glyphs and the letter classifier learns from them.
+
+``data/glyphs_heldout.npz`` (``build_glyphs.py --held-out``) holds other font families, which
+nothing learns from: the renderer draws a stranger's tiles with them (:func:`font_count`).
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ class GlyphAtlas:
 
 
 @cache
-def load_atlas() -> GlyphAtlas:
-    with resources.files("companion.vision").joinpath("data", "glyphs.npz").open("rb") as f:
+def load_atlas(name: str = "glyphs") -> GlyphAtlas:
+    """``glyphs`` (the families the reader learns from) or ``glyphs_heldout``."""
+    with resources.files("companion.vision").joinpath("data", f"{name}.npz").open("rb") as f:
         with np.load(f, allow_pickle=False) as npz:
             meta = json.loads(npz["meta"].tobytes().decode("utf-8"))
             bitmaps = {}
@@ -38,3 +42,17 @@ def load_atlas() -> GlyphAtlas:
                 font = meta["fonts"].index(_family)
                 bitmaps[(font, ch)] = npz[key]
     return GlyphAtlas(meta["em"], tuple(meta["fonts"]), tuple(meta["characters"]), bitmaps)
+
+
+def font_count() -> int:
+    """Fonts the renderer draws with: the atlas's, then the held-out families' (numbered on)."""
+    return len(load_atlas().fonts) + len(load_atlas("glyphs_heldout").fonts)
+
+
+def atlas_glyph(character: str, font: int) -> np.ndarray:
+    """A character of font ``font`` numbered as :func:`font_count` counts: ``KeyError`` when
+    the font or the character is not there."""
+    atlas = load_atlas()
+    if font >= len(atlas.fonts):
+        return load_atlas("glyphs_heldout").glyph(character, font - len(atlas.fonts))
+    return atlas.glyph(character, font)

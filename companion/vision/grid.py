@@ -9,8 +9,9 @@ grid's outer corners are ``(0, 0)``, ``(cols, 0)``, ``(cols, rows)`` and ``(0, r
 1. Coarse (on a copy 384 pixels across, halved by Gaussian pyramid): line segments (LSD), the
    pencils of lines that meet in the grid's vanishing points, and along each rectified axis
    the run of ``n + 1`` equally spaced lines best supported (:mod:`companion.vision.lines`).
-   The strongest pair of pencils is tried first; a striped table can take that place, so the
-   next pairs follow when the first does not verify.
+   The strongest pair of pencils is tried first; a striped table can take that place (a
+   checked cloth both places of the first pair), so the next pairs follow when the first does
+   not verify: the premium squares and the lines' fit judge each, and a cloth has neither.
 2. Refine (on a copy with about 24 pixels per square): across every grid line, at one or two
    places per square, the profile of the image is searched for a thin line, darker or lighter
    than the flanks either side (whichever the board shows, in the colour channel that shows it

@@ -22,7 +22,11 @@ JUDGE = 240  # segments that score vanishing-point hypotheses
 LSD_SCALE = 1.0  # LSD's own subsampling: none (0.8 saves a third of its time but loses faint lines)
 SAME_FAMILY_DEG = 6.0  # two pencils whose lines run closer than this in direction are one family
 MIN_INSIDE = 8  # segments of a pencil within the lattice enough to refit its point to them alone
-WIDER_PENCILS = 3  # pencils whose pairs the wider search tries
+# Pencils whose pairs the usual search tries, and the wider one: a checked cloth's two
+# families of lines are often the two strongest pencils in a photo, the board's the next two
+# (a striped cloth takes one place only).
+USUAL_PENCILS = 4
+WIDER_PENCILS = 5
 MEET_REACH = 0.5  # how far (in shortest segments) a segment is lengthened to meet a crossing one
 MEET_SAMPLES = 16  # points along a segment looked up on the crossing family's mask
 MEET_ROUNDS = 2  # refits to the segments that meet (the first can start far off the board's point)
@@ -314,8 +318,8 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
 
     The strongest pencils of segments are found in turn (each away in direction from those
     before); each pair of them is tried as the grid's two families, the strongest pair first.
-    A striped table or a floor's boards make a pencil of their own: the board's pair is then a
-    later one. The map that sends a pair's vanishing points to infinity makes the grid
+    A striped table or a floor's boards make a pencil of their own, a checked cloth two: the
+    board's pair is then a later one (pairs of the first :data:`USUAL_PENCILS`). The map that sends a pair's vanishing points to infinity makes the grid
     axis-parallel (up to a small projective error), and a run of equally spaced lines is then
     sought along each axis. The family with more support goes first; segments of the other
     family must then be at least half a square long and lie across the first run, which drops
@@ -355,7 +359,7 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
             used = used | p.members
         return len(found)
 
-    for i, j in ((0, 1), (0, 2), (1, 2)):
+    for i, j in ((i, j) for j in range(1, USUAL_PENCILS) for i in range(j)):
         if pencils(j + 1) <= j:
             break
         hom = _lattice(seg, found[i], found[j], rows, cols, w, h)

@@ -12,3 +12,16 @@ def test_a_phone_scene_is_read_without_a_profile_and_sets_are_not_counted() -> N
     # Read as the benchmark's other photos are: a board found, timed from decoding.
     assert out["grid_not_found"] == [] and out["elapsed_ms_median"] > 0
     assert out["boards_perfect"] == (out["square_error_pct"] == 0.0)
+
+
+def test_a_strangers_table_is_read_with_and_without_the_profile_it_makes() -> None:
+    from bench.vision import stranger
+
+    out = stranger(1, 50001)  # a striped cloth, lamps, two sets of held-out colours, overhead
+    for part in ("no_profile", "table_profile"):
+        assert out[part]["boards"] == 1 and out[part]["squares"] == 225
+        rel = out[part]["reliability"]
+        assert {"square", "kind", "letter", "token"} <= set(rel)
+        assert rel["square"]["squares"] == 225 and rel["square"]["ece_pct"] is not None
+    # Sets are named only by a profile.
+    assert "set" not in out["no_profile"]["field_errors"] and "set" in out["table_profile"]["field_errors"]

@@ -10,6 +10,7 @@ import pytest
 
 from companion.core.board import Premium, layout_for_grid
 from companion.core.errors import CompanionError
+from companion.vision.glyphs import font_count
 from companion.sim.render import RenderedScene, hand_sequence, render
 from companion.sim.scene import (
     PRESETS,
@@ -441,7 +442,7 @@ def test_every_photo_effect_changes_the_picture(photo: Photo) -> None:
     lambda: SceneSpec(content={(15, 0): Square.tile("A")}),
     lambda: SceneSpec(content={(0, 0): Square.tile("Ä")}),  # not an English letter
     lambda: SceneSpec(content={(0, 0): Square.tile("A", set="green")}),
-    lambda: SceneSpec(font=13),
+    lambda: SceneSpec(font=font_count()),  # past the held-out families too
     lambda: Square("tile"),
     lambda: Square("back", letter="A"),
     lambda: Square.tile("A", rotation=45),
@@ -483,3 +484,12 @@ def test_german_letters_render() -> None:
     spec = clean(content={(7, 6): Square.tile("Ä"), (7, 7): Square.tile("Ö"), (7, 8): Square.tile("Ü")}, tileset="de")
     r = render(spec, 0)
     assert r.truth.cell(7, 7).letter == "Ö"
+
+
+def test_a_strangers_table_is_drawn_the_same_for_a_seed_in_a_held_out_font() -> None:
+    from companion.sim.scene import stranger
+
+    a = render(stranger(np.random.default_rng(7), phone=True), 7)
+    b = render(stranger(np.random.default_rng(7), phone=True), 7)
+    assert np.array_equal(a.image, b.image)
+    assert a.spec.font >= 13 and a.spec.photo.table in ("checked", "striped", "patterned", "wood")
