@@ -178,20 +178,20 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         def stream() -> Iterator[bytes]:
             try:
                 # The browser reconnects after 2 s when the stream breaks.
-                yield b"retry: 2000\n\n"
+                yield b"retry: 1000\n\n"
                 version, data = hub.document()
                 yield sse_event("snapshot", data, event_id=version)
-                yield _time_event(hub)
+                yield _time_event(hub, config.keepalive_s)
                 while not sub.dropped and not hub.stopped:
                     try:
                         item = sub.queue.get(timeout=config.keepalive_s)
                     except queue.Empty:
-                        yield _time_event(hub)
+                        yield _time_event(hub, config.keepalive_s)
                         continue
                     if sub.dropped:
                         break
                     yield item
-                    yield _time_event(hub)
+                    yield _time_event(hub, config.keepalive_s)
             finally:
                 hub.unsubscribe(sub)
 
@@ -328,8 +328,11 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     return app
 
 
-def _time_event(hub: Hub) -> bytes:
-    return sse_event("time", f'{{"server_time":{hub.now_ms()}}}'.encode())
+def _time_event(hub: Hub, keepalive_s: float) -> bytes:
+    # The keep-alive says how often it comes: the page's watchdog calls the stream lost after
+    # one and a half of its periods without any event.
+    body = f'{{"server_time":{hub.now_ms()},"keepalive_ms":{round(keepalive_s * 1000)},"epoch":"{hub.epoch}"}}'
+    return sse_event("time", body.encode())
 
 
 def page_url(host_url: str) -> str:

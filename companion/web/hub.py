@@ -5,7 +5,10 @@
   and waits for its result; between calls it polls the clocks (a flag falls on time even when
   nobody acts).
 - **The document** is made once per change by the game thread and kept as JSON bytes; the
-  polling API and every stream send those same bytes. ``version`` goes up with each change.
+  polling API and every stream send those same bytes. ``version`` goes up with each change;
+  ``epoch`` names this hub's life (a random token made at its start), so a page that outlived
+  a restart of the server takes the new server's version 1 instead of dropping it as older
+  than the version it holds.
 - **Subscribers** (open event streams) each have a bounded queue. Publishing never waits: a
   client whose queue is full is dropped (its browser reconnects and gets a fresh snapshot),
   so a slow phone can never hold up the game. At most ``max_clients`` streams are open.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from concurrent.futures import Future
@@ -67,6 +71,8 @@ class Hub:
         self._stopped = threading.Event()
         self._revision = -1
         self.version = 0
+        # Versions count within one epoch only: a restarted server starts again at 1.
+        self.epoch = secrets.token_hex(6)
         self.dropped = 0  # subscribers dropped for being too slow, since the start
         self._doc_bytes = b""
         self._doc: dict[str, Any] = {}
@@ -150,7 +156,7 @@ class Hub:
         with self._lock:
             self._revision = revision
             self.version += 1
-            doc = {"version": self.version, "server_time": now, **doc}
+            doc = {"version": self.version, "epoch": self.epoch, "server_time": now, **doc}
             data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
             self._doc, self._doc_bytes = doc, data
             event = sse_event("snapshot", data, event_id=self.version)

@@ -4,8 +4,6 @@ loopback port. Screenshots are kept in artifacts/ (gitignored) for a person to l
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from pathlib import Path
 
@@ -17,22 +15,12 @@ from companion.web.hub import Hub
 from companion.web.server import ServerThread
 from tests.web.conftest import PIN, make_session
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-PHONE = {"width": 390, "height": 844}
+from tests.web.conftest import CHROMIUM, PHONE, shot
 TABLET = {"width": 1024, "height": 1366}
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
 if not Path(CHROMIUM).is_file():
     pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 class Live:
@@ -63,16 +51,13 @@ def page(browser):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # Refusals the tests provoke are not errors; nor is the server gone at the test's end (the
+    # page retries its stream every second and the fixture stops the server first).
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "401" not in m.text
-            and "403" not in m.text and "409" not in m.text else None)
+            and "403" not in m.text and "409" not in m.text and "ERR_CONNECTION_REFUSED" not in m.text else None)
     yield page
     context.close()
     assert not errors, errors
-
-
-def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"web-{name}.png"), full_page=True)
 
 
 def open_live(page, live) -> None:  # type: ignore[no-untyped-def]

@@ -82,3 +82,11 @@ def test_the_document_is_the_same_over_the_stream_and_the_api(client, hub):
     polled = client.get("/api/state").get_json()
     assert streamed == polled
     assert int(event.split("\n")[0].removeprefix("id: ")) == polled["version"]
+
+
+def test_every_hub_has_its_own_epoch_in_the_document(session, clock):
+    # A restarted server counts versions from 1 again: the epoch tells the page it is another life.
+    a, b = Hub(session, now_ms=clock), Hub(session, now_ms=clock)
+    assert a.version == b.version == 1
+    assert a.epoch != b.epoch
+    assert a.document_json()["epoch"] == a.epoch

@@ -469,8 +469,11 @@ function showSettings() {
 
 // --- live updates --------------------------------------------------------------------------
 
+// A document replaces the one shown when it is newer, or when it comes from another life of
+// the server (its epoch): a restarted server counts its versions from 1 again, and its state is
+// the true one, however small its version.
 function accept(next) {
-  if (doc && next.version < doc.version) return;  // an older document arriving late
+  if (doc && next.epoch === doc.epoch && next.version < doc.version) return;  // an older document arriving late
   render(next);
 }
 
@@ -486,11 +489,17 @@ function connect() {
   source.addEventListener("snapshot", (e) => {
     const next = JSON.parse(e.data);
     setServerTime(next.server_time);
+    heard();
     accept(next);
     setLive("live", true);
     stopPolling();
   });
-  source.addEventListener("time", (e) => setServerTime(JSON.parse(e.data).server_time));
+  source.addEventListener("time", (e) => {
+    const t = JSON.parse(e.data);
+    setServerTime(t.server_time);
+    if (t.keepalive_ms) keepaliveMs = t.keepalive_ms;
+    heard();
+  });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) {
       // Refused (too many streams) or gone: poll, and try the stream again later.
@@ -504,14 +513,21 @@ function connect() {
 }
 
 async function poll() {
+  const wasOffline = pollFailed;
   try {
-    const r = await fetch("/api/state", { cache: "no-store" });
+    // A poll that hangs (a stalled connection) is given up, so that the next one can go.
+    const r = await fetch("/api/state", { cache: "no-store", signal: AbortSignal.timeout(POLL_MS * 2) });
     if (!r.ok) throw new Error(r.status);
     const next = await r.json();
     setServerTime(Number(r.headers.get("X-Server-Time")) || next.server_time);
+    pollFailed = false;
+    heard();
     accept(next);
     setLive("updating every 2 s", true);
+    // The server is back after an outage (a restart): the stream again at once.
+    if (wasOffline && !source) connect();
   } catch (err) {
+    pollFailed = true;
     setLive("offline: retrying", false);
   }
 }
@@ -524,6 +540,42 @@ function startPolling() {
 
 function stopPolling() {
   if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+}
+
+// --- the keep-alive watchdog -----------------------------------------------------------------
+// A connection can stall without closing (a Wi-Fi drop, a proxy that stops forwarding): the
+// stream then neither errs nor delivers. The server sends an event at least every keep-alive
+// period; after one and a half periods without one the page says so (a banner, the clocks
+// dimmed: they are guesses now) and opens a new stream, again every few seconds until one
+// answers.
+
+let keepaliveMs = 10000;     // the server's keep-alive period (its `time` events say it)
+let lastHeard = performance.now();
+let lastReconnect = 0;
+let pollFailed = false;
+const RECONNECT_EVERY_MS = 5000;
+
+function heard() {
+  lastHeard = performance.now();
+  if (document.body.classList.contains("stale")) {
+    document.body.classList.remove("stale");
+    $("lost").hidden = true;
+  }
+}
+
+function watchdog() {
+  const silent = performance.now() - lastHeard;
+  if (silent <= keepaliveMs * 1.5) return;
+  if (!document.body.classList.contains("stale")) {
+    document.body.classList.add("stale");
+    $("lost").hidden = false;
+    setLive("connection lost", false);
+  }
+  $("lost-for").textContent = `${Math.round(silent / 1000)} s`;
+  if (performance.now() - lastReconnect < RECONNECT_EVERY_MS) return;
+  lastReconnect = performance.now();
+  if (source) { source.close(); source = null; }
+  connect();
 }
 
 // --- the organiser -------------------------------------------------------------------------
@@ -631,4 +683,5 @@ document.addEventListener("DOMContentLoaded", () => {
   showPageUrl();
   connect();
   setInterval(drawClocks, 200);
+  setInterval(watchdog, 250);
 });
