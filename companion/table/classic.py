@@ -28,6 +28,8 @@ from companion.core.gcg import (
     GameRecord,
     LastRackPenalty,
     TimePenalty,
+    nick_of,
+    with_racks,
     write_gcg,
 )
 from companion.core.gcg import (
@@ -309,12 +311,15 @@ class ClassicSession:
 
     def gcg(self) -> str:
         state = self.state
-        players = tuple(GcgPlayer(i + 1, _nick(p.name, i), p.name) for i, p in enumerate(state.players))
+        players = tuple(GcgPlayer(i + 1, nick_of(p.name, i), p.name) for i, p in enumerate(state.players))
         events = []
         for row in self._fold.history:
             nick = players[row["player"]].nick
             kind = row["kind"]
-            common = dict(nick=nick, score=row["points"], total=row["total"], rack=row.get("rack") or "")
+            # A rack is written once the game is over: before, the tiles left on it are still
+            # on the player's rack, and the download is public.
+            rack = (row.get("rack") or "") if state.over else ""
+            common = dict(nick=nick, score=row["points"], total=row["total"], rack=rack)
             if kind == "play":
                 events.append(GcgPlay(position=row["position"], word=row["word"], **common))
             elif kind in ("pass", "turn-lost"):
@@ -340,7 +345,7 @@ class ClassicSession:
                     events.append(TimePenalty(nick=p.nick, score=-penalty, total=totals[i]))
         record = GameRecord(
             players=players,
-            events=tuple(events),
+            events=with_racks(tuple(events)),
             title="Classic Scrabble at the companion's table",
             lexicon=state.options.tileset,
             tile_set=state.options.tileset,
@@ -471,6 +476,10 @@ class ClassicSession:
         def add(player: int, kind: str, points: int, **more: Any) -> dict[str, Any]:
             totals[player] += points
             row = {"seq": entry.seq, "player": player, "kind": kind, "points": points, "total": totals[player], **more}
+            # The rack before the turn, when the racks are tracked (the GCG writes it).
+            rack = before.players[player].rack if player < len(before.players) else None
+            if rack is not None and "rack" not in row:
+                row["rack"] = "".join(rack)
             fold.history.append(row)
             return row
 
@@ -574,11 +583,6 @@ def _square(text: str, board: Board) -> Coord:
     except CompanionError:
         raise ActionError(f"square {text!r}: like H8 (column letter, row number)") from None
     return coord
-
-
-def _nick(name: str, i: int) -> str:
-    nick = "".join(ch for ch in name if not ch.isspace())
-    return nick or f"P{i + 1}"
 
 
 class TableSession(LoggedGame, ClassicSession):

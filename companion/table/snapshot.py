@@ -131,7 +131,9 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
         "clock": {k: v for k, v in clock.items() if k != "players"},
         "last_move": last,
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
-        "history": session.history(),
+        # The racks before each move are the players' secret until the game is over.
+        "history": session.history() if state.over else [
+            {k: v for k, v in row.items() if k != "rack"} for row in session.history()],
     }
 
 

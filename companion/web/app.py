@@ -303,9 +303,26 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     @app.get("/game.gcg")
     def gcg() -> Response:
-        text = hub.call(lambda session, now: session.gcg(), timeout=config.call_timeout_s)
+        # Scrabble House: one file a board (?board=1 or 2); a game of one board takes no board.
+        board = request.args.get("board")
+        if board is not None and len(hub.document_json().get("boards") or []) < 2:
+            return error(404, "this game has one board: /game.gcg without ?board")
+        if board is not None and board not in ("1", "2"):
+            return error(404, "board: 1 or 2")
+
+        def written(session: Any, now: int) -> tuple[str, int | None]:
+            text = session.gcg() if board is None else session.gcg(int(board) - 1)
+            return text, _started_wall_ms(session)
+
+        try:
+            text, started = hub.call(written, timeout=config.call_timeout_s)
+        except ActionError as exc:
+            return error(exc.status, str(exc))
         doc = hub.document_json()
-        name = f"companion-{doc.get('game', {}).get('id', 'game')}.gcg"
+        players = doc.get("players", [])
+        if board is not None:  # the board's own players
+            players = [p for p in players if p.get("board") in (None, int(board) - 1)]
+        name = gcg_filename([p.get("name", "") for p in players], started)
         return Response(
             text.encode("utf-8"),
             mimetype="text/plain",
@@ -326,6 +343,28 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         return resp
 
     return app
+
+
+def _started_wall_ms(session: Any) -> int | None:
+    """When the game began by the wall clock, from its game log (a session without one: None)."""
+    store = getattr(session, "store", None)
+    if store is None:
+        return None
+    events = store.events(session.game_id)
+    return events[0].wall_ms if events else None
+
+
+def gcg_filename(names: list[str], started_wall_ms: int | None) -> str:
+    """``Ann-Bob-2026-11-27.gcg``: the players (ASCII letters, digits, ``_`` and ``-`` of their
+    names, so that every browser keeps the name) and the day the game began (today without a
+    game log)."""
+    import datetime as dt
+    import re
+
+    day = (dt.datetime.fromtimestamp(started_wall_ms / 1000, dt.timezone.utc).date() if started_wall_ms
+           else dt.datetime.now(dt.timezone.utc).date())
+    parts = [re.sub(r"[^A-Za-z0-9_-]+", "", n.replace(" ", "_")) or f"player{i + 1}" for i, n in enumerate(names)]
+    return "-".join(parts + [day.isoformat()]) + ".gcg"
 
 
 def _time_event(hub: Hub, keepalive_s: float) -> bytes:

@@ -30,7 +30,7 @@ EXPECTED = json.loads((OLD / "expected.json").read_text())
 # When the page is looked at, how many times the hub published it and the colour the camera last
 # saw of each square are not the game (the log does not keep them); nor are the page's controls
 # (the new-game form, "options", and the actions offered, which the game registry redrew).
-VOLATILE = {"clock", "clocks", "now_ms", "remaining_ms", "elapsed_ms", "at_ms", "server_ms", "version", "rgb",
+VOLATILE = {"clock", "clocks", "now_ms", "remaining_ms", "elapsed_ms", "at_ms", "server_ms", "version", "epoch", "rgb",
             "options", "actions"}
 
 

@@ -89,7 +89,7 @@ def test_the_page_shows_a_game(page, live):
     # The QR code of the page's address, made by the server; the GCG download.
     assert page.evaluate("document.getElementById('qr').naturalWidth") > 0
     gcg = page.evaluate("fetch('/game.gcg').then(r => r.text())")
-    assert ">Ann: 8D HOUSE +24 24" in gcg and ">Bob: E7 B.AT +6 6" in gcg
+    assert ">Ann: HOUSE 8D HOUSE +24 24" in gcg and ">Bob: BAT E7 B.AT +6 6" in gcg
     shot(page, "phone-game")
     page.set_viewport_size(TABLET)
     shot(page, "tablet-game")

@@ -104,5 +104,14 @@ def test_the_qr_code_and_the_gcg_download(served):
     r = conn.getresponse()
     text = r.read().decode()
     assert r.status == 200 and "attachment" in r.getheader("Content-Disposition")
-    assert ">Ann: 8D HOUSE +24 24" in text
+    assert ">Ann: HOUSE 8D HOUSE +24 24" in text  # the rack: the tiles played (not tracked)
     conn.close()
+
+
+def test_the_gcg_file_is_named_after_the_players_and_the_day():
+    from companion.web.app import gcg_filename
+
+    # 2026-11-27 12:00 UTC
+    assert gcg_filename(["Ann", "Bob"], 1_795_780_800_000) == "Ann-Bob-2026-11-27.gcg"
+    assert gcg_filename(["Zoë Ämter", "<x>"], 1_795_780_800_000) == "Zo_mter-x-2026-11-27.gcg"
+    assert gcg_filename(["", "Bob"], None).startswith("player1-Bob-")
