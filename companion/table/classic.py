@@ -47,7 +47,7 @@ from companion.core.gcg import (
 from companion.core.gcg import (
     Withdrawn as GcgWithdrawn,
 )
-from companion.core.move import format_square, notation_of, parse_position, placement_from_notation
+from companion.core.move import format_square, notation_of, parse_position, placement_from_notation, readable_word
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
 from companion.rules import classic
@@ -507,6 +507,7 @@ class ClassicSession:
                     words.append({"word": w.word.text, "gcg": w.word.gcg, "letters": letters,
                                   "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
                 row = add(v.player, "play", v.points, position=position, word=word, words=words,
+                          shown=readable_word(before.board, position, word),
                           bonus=v.score.bonus, squares=[list(c) for c in placement.coords])
                 fold.last_move = row
             elif v.kind is VerdictKind.PASSED:
@@ -517,8 +518,13 @@ class ClassicSession:
                 # With private racks the exchanged tiles are not known, only their number.
                 add(v.player, "exchange", 0, count=len(action.tiles), tiles=action.tiles if before.tracked else "")
             elif v.kind is VerdictKind.WITHDRAWN:
-                add(v.player, "withdrawn", v.points, note=v.message)
-                fold.last_move = None
+                # The play that came off stays the last move, its squares shown empty now.
+                withdrawn = fold.last_move
+                add(v.player, "withdrawn", v.points, note=v.message,
+                    **({"position": withdrawn["position"], "shown": withdrawn["shown"],
+                        "squares": withdrawn["squares"]} if withdrawn is not None else {}))
+                fold.last_move = None if withdrawn is None else {**withdrawn, "kind": "withdrawn",
+                                                                 "withdrawn_points": v.points}
             elif v.kind is VerdictKind.CHALLENGE_FAILED:
                 if v.points:
                     add(v.player, "challenge-bonus", v.points)

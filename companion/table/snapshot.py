@@ -123,6 +123,8 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             **layout_json(state.board.layout),
             "squares": squares_json(state.board, dict(tileset.values), session.seen, session.heights),
             "highlight": highlight,
+            # "withdrawn": the last play came off; its squares are outlined empty.
+            "highlight_kind": (last or {}).get("kind", "play"),
             "corrected": [list(c) for c in sorted(session.corrected_squares())],
             # Another game's preview (the explosion a play would set off): squares and a label.
             "preview": session.preview,

@@ -75,7 +75,7 @@ def test_the_page_shows_a_game(page, live):
     assert page.locator('g.piece[data-square="D8"] text.letter').text_content() == "H"
     assert page.locator("rect.last").count() == 3
     assert page.locator("rect.last[data-square='E7']").count() == 1
-    assert "E7 B.AT" in page.inner_text("#last-move")
+    assert "E7 B(O)AT" in page.inner_text("#last-move")  # the letter played through in brackets
     assert "BOAT: B3 + O1 + A1 + T1 = 6 = 6" in page.inner_text("#last-move")
     assert page.locator("#history tr").count() == 2
     # The premium squares are labelled; the board fits the phone's width.
@@ -106,7 +106,7 @@ def test_a_change_appears_within_one_second_without_a_reload(page, live):
     assert took < 1.0
     assert page.evaluate("window.__sameDocument") is True  # no reload happened
     assert page.inner_text("#score-0") == "27"
-    assert "10C AN." in page.inner_text("#last-move")
+    assert "10C AN(T)" in page.inner_text("#last-move")
     shot(page, "phone-after-change")
 
 

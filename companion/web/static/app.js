@@ -211,8 +211,9 @@ function drawBoardInto(b, board, title) {
   for (const [r, c] of b.corrected) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "corrected" }));
   }
+  const lastClass = b.highlight_kind === "withdrawn" ? "last withdrawn" : "last";
   for (const [r, c] of b.highlight) {
-    board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: "last", "data-square": squareName(r, c) }));
+    board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: lastClass, "data-square": squareName(r, c) }));
   }
   if (labelled) {
     board.append(svg("text", { x: w / 2, y: h - 5, class: "preview-label", "text-anchor": "middle" }, b.preview.label));
@@ -321,13 +322,26 @@ function drawSquare(sq) {
   return g;
 }
 
+// A play's word as players read it: the letters it played through in brackets, RE(L)IgION
+// (the server's `shown`), GCG's dotted form only from a server without it.
+function moveWord(m) {
+  return m.shown || m.word;
+}
+
 function drawLastMove() {
   const box = $("last-move");
   box.replaceChildren();
   const m = doc.last_move;
   if (!m) { box.append(el("p", { class: "muted" }, "No move yet.")); return; }
   const who = doc.players[m.player].name;
-  box.append(el("p", { class: "move-head" }, `${who}: ${m.position} ${m.word}  +${m.points}`));
+  if (m.kind === "withdrawn") {
+    // The play came off: said so, its squares outlined on the board (empty now).
+    const squares = m.squares.map(([r, c]) => squareName(r, c)).join(" ");
+    box.append(el("p", { class: "move-head withdrawn" },
+      `${who}: ${m.position} ${moveWord(m)} came off (${m.withdrawn_points}), squares ${squares}`));
+    return;
+  }
+  box.append(el("p", { class: "move-head" }, `${who}: ${m.position} ${moveWord(m)}  +${m.points}`));
   const list = el("ul", { class: "breakdown" });
   for (const w of m.words) {
     const parts = w.letters.map((l) => {
@@ -373,11 +387,14 @@ function drawHouse() {
   }
 }
 
+// The referee's list in the order things happened, each numbered by its place in the game
+// (the document lists the newest first); the newest is scrolled into view.
 function drawVerdicts() {
   const list = $("verdicts");
   list.replaceChildren();
-  for (const v of doc.verdicts) {
+  for (const v of [...doc.verdicts].reverse()) {
     const li = el("li", { class: `verdict ${v.kind}` });
+    if (v.id !== undefined) li.value = v.id;
     if (v.words && v.words.length && (v.kind === "refused" || v.kind === "withdrawn" || v.kind === "turn-lost")) {
       li.append(el("strong", { class: "bad-word" }, v.words.join(", ")));
       li.append(document.createTextNode(" "));
@@ -386,6 +403,7 @@ function drawVerdicts() {
     if (v.squares && v.squares.length) li.append(el("span", { class: "muted" }, ` (${v.squares.map(([r, c]) => squareName(r, c)).join(" ")})`));
     list.append(li);
   }
+  list.scrollTop = list.scrollHeight;
 }
 
 function drawHistory() {
@@ -399,11 +417,11 @@ function drawHistory() {
     tr.append(el("td", {}, doc.players[row.player].name));
     let what = row.what;  // Scrabble House: the move in words
     if (what === undefined) switch (row.kind) {
-      case "play": what = `${row.position} ${row.word}`; break;
+      case "play": what = `${row.position} ${moveWord(row)}`; break;
       case "pass": what = "pass"; break;
       case "turn-lost": what = "turn lost"; break;
       case "exchange": what = `exchange ${row.tiles || row.count}`; break;
-      case "withdrawn": what = "play withdrawn"; break;
+      case "withdrawn": what = row.position ? `${row.position} ${moveWord(row)} withdrawn` : "play withdrawn"; break;
       case "challenge-bonus": what = "challenge bonus"; break;
       case "end-rack-points": what = `racks (${row.tiles})`; break;
       case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
