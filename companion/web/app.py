@@ -7,7 +7,8 @@ changes state over GET.
 
 Endpoints (also in the README):
 
-    GET  /                     the page
+    GET  /                     the page (written by the server as it is now: it reads without script)
+    GET  /tv                   the venue view: the board to the screen's height, large scores and clocks
     GET  /api/state            the document (same as the stream's); header X-Server-Time
     GET  /api/events           server-sent events: snapshot on connect, then every change,
                                `time` events as keep-alives; 503 beyond max_clients streams
@@ -40,6 +41,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.web.auth import Auth
 from companion.web.hub import Hub, HubStopped, sse_event
+from companion.web.plain import plain_view
 from companion.table import games
 from companion.table.session import ActionError
 
@@ -158,7 +160,14 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     @app.get("/")
     def index() -> str:
-        return render_template("index.html")
+        # The page as it is now, written by the server: a phone without script reads it as is.
+        return render_template("index.html", plain=plain_view(hub.document_json(), hub.now_ms()), tv=False)
+
+    @app.get("/tv")
+    def tv() -> str:
+        """The venue view: the board fitted to the screen's height, scores and clocks to read
+        across a room, no organiser's controls."""
+        return render_template("index.html", plain=plain_view(hub.document_json(), hub.now_ms()), tv=True)
 
     @app.get("/api/state")
     def state() -> Response:

@@ -128,6 +128,7 @@ def test_admin_actions_are_refused_without_the_pin_and_work_with_it(page, live):
         return r.status; }""")
     assert status == 401
     assert page.inner_text("#score-1") == "6"
+    page.click("#organiser summary")  # the organiser's controls: their own toggle
     page.fill("#pin", "000000" if PIN != "000000" else "111111")
     page.click("#login button")
     page.wait_for_selector("#admin-msg.bad")
@@ -211,6 +212,7 @@ def test_the_page_polls_when_streams_are_full(browser):
 
 def test_the_dungeon_plan_is_on_the_board_and_the_rack_entered_on_the_page(page, live):
     open_live(page, live)
+    page.click("#organiser summary")  # the organiser's controls: their own toggle
     page.fill("#pin", PIN)
     page.click("#login button")
     page.wait_for_selector("#admin", state="visible")

@@ -96,7 +96,47 @@ function render(next) {
   drawDungeon();
   drawActions();
   drawClocks();
+  drawBoardText();
+  announceNewest();
   document.body.dataset.version = String(doc.version);
+}
+
+// --- for screen readers ----------------------------------------------------------------------
+// The board as text, a row a line (the SVG is hidden from them: one image, a run of letters);
+// the newest verdict alone is read out, once.
+
+function boardRows(b) {
+  const rows = [];
+  for (let r = 0; r < b.rows; r++) rows.push([]);
+  for (const sq of b.squares) {
+    let what = "";
+    if (sq.kind === "tile") what = sq.blank ? `blank as ${sq.letter}` : sq.letter;
+    else if (sq.kind === "back") what = "a tile face down";
+    else if (sq.token) what = "a token";
+    if (what) rows[sq.row].push(`${squareName(sq.row, sq.col)} ${what}`);
+  }
+  return rows.map((items, r) => `Row ${r + 1}: ${items.length ? items.join(", ") : "empty"}`);
+}
+
+function drawBoardText() {
+  const box = $("board-text");
+  box.replaceChildren();
+  for (const b of (doc.boards && doc.boards.length ? doc.boards : [doc.board])) {
+    box.append(el("h2", {}, b.title || "The board"));
+    const list = el("ol", { class: "board-rows" });
+    for (const line of boardRows(b)) list.append(el("li", {}, line));
+    box.append(list);
+  }
+}
+
+let announced = null;
+function announceNewest() {
+  const newest = doc.verdicts[0];
+  const key = newest ? `${doc.epoch}:${newest.id}:${newest.message}` : null;
+  if (key === announced) return;
+  const first = announced === null;
+  announced = key;
+  if (!first && newest) $("announce").textContent = newest.message;  // not the history on opening
 }
 
 function drawPlayers() {
@@ -274,7 +314,8 @@ function drawDungeon() {
 // button sending the tiles typed to /api/admin/action.
 function drawActions() {
   const offered = doc.actions || [];
-  $("actions").hidden = offered.length === 0;
+  // The organiser's actions: never shown to a spectator.
+  $("actions").hidden = offered.length === 0 || !admin;
   const box = $("action-buttons");
   const shown = Array.from(box.children).map((b) => b.dataset.action).join(" ");
   if (shown === offered.map((a) => a.name).join(" ")) return;
@@ -609,6 +650,7 @@ function setAdmin(on) {
   admin = on;
   $("admin").hidden = !on;
   $("login").hidden = on;
+  if (doc) drawActions();
 }
 
 function say(text, bad) {
