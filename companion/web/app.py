@@ -27,11 +27,13 @@ Endpoints (also in the README):
 
 from __future__ import annotations
 
+import gzip
 import io
 import ipaddress
 import logging
 import queue
 import socket
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -172,7 +174,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     @app.get("/api/state")
     def state() -> Response:
         version, data = hub.document()
-        resp = Response(data, mimetype="application/json")
+        resp = Response(gzip.compress(data, 6) if _accepts_gzip() else data, mimetype="application/json")
+        if _accepts_gzip():
+            resp.headers["Content-Encoding"] = "gzip"
+        resp.headers["Vary"] = "Accept-Encoding"
         resp.headers["X-Server-Time"] = str(hub.now_ms())
         resp.headers["X-Version"] = str(version)
         return resp
@@ -184,31 +189,36 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
             return error(503, f"too many live pages open (at most {hub.max_clients}): the page polls instead",
                          **{"Retry-After": "10"})
 
+        # gzip when the browser takes it (every browser does): one compressor for the stream,
+        # flushed after each event, so that a change costs the bytes it changes.
+        gzip_it = _accepts_gzip()
+        packer = zlib.compressobj(6, zlib.DEFLATED, 31) if gzip_it else None
+
+        def packed(data: bytes) -> bytes:
+            return data if packer is None else packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+
         def stream() -> Iterator[bytes]:
             try:
-                # The browser reconnects after 2 s when the stream breaks.
-                yield b"retry: 1000\n\n"
-                version, data = hub.document()
-                yield sse_event("snapshot", data, event_id=version)
-                yield _time_event(hub, config.keepalive_s)
+                # The browser reconnects after a second when the stream breaks.
+                version, data = sub.first
+                yield packed(b"retry: 1000\n\n" + sse_event("snapshot", data, event_id=version)
+                             + _time_event(hub, config.keepalive_s))
                 while not sub.dropped and not hub.stopped:
                     try:
                         item = sub.queue.get(timeout=config.keepalive_s)
                     except queue.Empty:
-                        yield _time_event(hub, config.keepalive_s)
+                        yield packed(_time_event(hub, config.keepalive_s))
                         continue
                     if sub.dropped:
                         break
-                    yield item
-                    yield _time_event(hub, config.keepalive_s)
+                    yield packed(item + _time_event(hub, config.keepalive_s))
             finally:
                 hub.unsubscribe(sub)
 
-        return Response(
-            stream(),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+        if gzip_it:
+            headers["Content-Encoding"] = "gzip"
+        return Response(stream(), mimetype="text/event-stream", headers=headers)
 
     @app.get("/api/session")
     def session_info() -> Response:
@@ -352,6 +362,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         return resp
 
     return app
+
+
+def _accepts_gzip() -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
 
 
 def _started_wall_ms(session: Any) -> int | None:

@@ -9,7 +9,8 @@
   ``epoch`` names this hub's life (a random token made at its start), so a page that outlived
   a restart of the server takes the new server's version 1 instead of dropping it as older
   than the version it holds.
-- **Subscribers** (open event streams) each have a bounded queue. Publishing never waits: a
+- **Subscribers** (open event streams) each have a bounded queue: the whole document when
+  they open, then each change as a patch against the one before (:mod:`companion.web.patch`). Publishing never waits: a
   client whose queue is full is dropped (its browser reconnects and gets a fresh snapshot),
   so a slow phone can never hold up the game. At most ``max_clients`` streams are open.
 
@@ -32,6 +33,7 @@ from typing import Any, Callable, TypeVar
 from companion.clock.now import monotonic_ms
 from companion.table.games import document
 from companion.table.session import GameSession
+from companion.web.patch import make_patch
 
 T = TypeVar("T")
 log = logging.getLogger("companion.web")
@@ -40,6 +42,7 @@ log = logging.getLogger("companion.web")
 @dataclass(eq=False)
 class Subscriber:
     queue: "queue.Queue[bytes]"
+    first: tuple[int, bytes] = (0, b"")
     dropped: bool = False
     since: float = field(default_factory=time.monotonic)
 
@@ -158,8 +161,11 @@ class Hub:
             self.version += 1
             doc = {"version": self.version, "epoch": self.epoch, "server_time": now, **doc}
             data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            # The streams get what changed (a few hundred bytes a move), not the whole document.
+            change = {"base": self.version - 1, "epoch": self.epoch, "patch": make_patch(self._doc, doc)}
             self._doc, self._doc_bytes = doc, data
-            event = sse_event("snapshot", data, event_id=self.version)
+            event = sse_event("patch", json.dumps(change, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
+                              event_id=self.version)
             for sub in list(self._subscribers):
                 try:
                     sub.queue.put_nowait(event)
@@ -179,11 +185,12 @@ class Hub:
             return self._doc
 
     def subscribe(self) -> Subscriber | None:
-        """A new stream's queue, or None when ``max_clients`` streams are open."""
+        """A new stream's queue, or None when ``max_clients`` streams are open. ``sub.first``
+        is the document as it was when the queue opened: every patch queued applies to it."""
         with self._lock:
             if len(self._subscribers) >= self.max_clients or self.stopped:
                 return None
-            sub = Subscriber(queue.Queue(self.queue_size))
+            sub = Subscriber(queue.Queue(self.queue_size), first=(self.version, self._doc_bytes))
             self._subscribers.add(sub)
             return sub
 

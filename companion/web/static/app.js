@@ -553,6 +553,16 @@ function connect() {
     setLive("live", true);
     stopPolling();
   });
+  source.addEventListener("patch", (e) => {
+    const change = JSON.parse(e.data);
+    const next = patched(change);
+    if (next === undefined) return;  // already shown
+    if (next === null) { resync(); return; }
+    setServerTime(next.server_time);
+    heard();
+    accept(next);
+    setLive("live", true);
+  });
   source.addEventListener("time", (e) => {
     const t = JSON.parse(e.data);
     setServerTime(t.server_time);
@@ -569,6 +579,44 @@ function connect() {
       setLive("reconnecting…", false);
     }
   };
+}
+
+// --- lighter updates ---------------------------------------------------------------------------
+// After the first document the stream sends each change as a patch against the one before
+// (companion/web/patch.py says the form). A patch that does not follow the document shown (a
+// stream that missed one) brings the whole document again.
+
+function applyPatch(target, patch) {
+  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+  if ("$list" in patch) {
+    const old = Array.isArray(target) ? target : [];
+    const out = [];
+    for (const op of patch.$list) {
+      if (Array.isArray(op)) out.push(...old.slice(op[0], op[0] + op[1]));
+      else if ("~" in op) out.push(applyPatch(old[op["~"][0]], op["~"][1]));
+      else out.push(...op["+"]);
+    }
+    return out;
+  }
+  const out = target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v && typeof v === "object" && v.$delete === true) delete out[k];
+    else out[k] = applyPatch(out[k], v);
+  }
+  return out;
+}
+
+// The document a change makes of the one shown; undefined: nothing new; null: it does not follow.
+function patched(change) {
+  if (!doc || change.epoch !== doc.epoch) return null;
+  if (change.base < doc.version) return undefined;
+  if (change.base !== doc.version) return null;
+  return applyPatch(doc, change.patch);
+}
+
+function resync() {
+  if (source) { source.close(); source = null; }
+  connect();
 }
 
 async function poll() {
