@@ -93,11 +93,11 @@ def test_the_stream_and_the_state_are_gzipped_for_a_browser_that_takes_it(served
     text = b""
     # Each event arrives whole at once (the compressor is flushed after each).
     while b"event: time" not in text:
-        text += unpack.decompress(r.fp.read1(65536))
+        text += unpack.decompress(r.read1(65536))
     assert b"event: snapshot" in text
     hub.call(lambda s, now: s.play(now, "8D", "HOUSE"))
     while b"event: patch" not in text:
-        text += unpack.decompress(r.fp.read1(65536))
+        text += unpack.decompress(r.read1(65536))
     conn.close()
 
 
