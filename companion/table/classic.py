@@ -475,7 +475,8 @@ class ClassicSession:
 
         def add(player: int, kind: str, points: int, **more: Any) -> dict[str, Any]:
             totals[player] += points
-            row = {"seq": entry.seq, "player": player, "kind": kind, "points": points, "total": totals[player], **more}
+            row = {"seq": entry.seq, "player": player, "kind": kind, "points": points, "total": totals[player],
+                   "at_ms": entry.at_ms, **more}
             # The rack before the turn, when the racks are tracked (the GCG writes it).
             rack = before.players[player].rack if player < len(before.players) else None
             if rack is not None and "rack" not in row:
@@ -508,6 +509,8 @@ class ClassicSession:
                                   "letter_sum": w.letters, "multiplier": w.multiplier, "score": w.score})
                 row = add(v.player, "play", v.points, position=position, word=word, words=words,
                           shown=readable_word(before.board, position, word),
+                          # The tiles as they lie (the page shows the board after any move).
+                          tiles=[[t.row, t.col, t.letter, t.blank] for t in placement.tiles],
                           bonus=v.score.bonus, squares=[list(c) for c in placement.coords])
                 fold.last_move = row
             elif v.kind is VerdictKind.PASSED:

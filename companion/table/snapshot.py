@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.core.board import Board, Coord, Layout, Premium
+from companion.core.tiles import BLANK
 
 if TYPE_CHECKING:  # pragma: no cover
     from companion.table.classic import ClassicSession
@@ -72,6 +73,18 @@ def squares_json(
     return out
 
 
+def unseen_tiles(board: Board, counts: dict[str, int], blank: str) -> str:
+    """The tiles not on the board (in the bag and on the racks, as a player counts them), in
+    alphabetical order, blanks last: the set's counts less the board's tiles."""
+    left = dict(counts)
+    for _, tile in board.items():
+        key = blank if tile.blank else tile.letter
+        if left.get(key, 0) > 0:
+            left[key] -= 1
+    letters = sorted(k for k in left if k != blank)
+    return "".join(k * left[k] for k in letters) + blank * left.get(blank, 0)
+
+
 def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
     """The classic game: board, players with scores and clocks, the last move, verdicts, history."""
 
@@ -113,6 +126,8 @@ def classic_document(session: "ClassicSession", now_ms: int) -> dict[str, Any]:
             "turn": state.turn,
             "to_move": None if state.over else state.to_move,
             "bag": state.bag_size,
+            # The pool as the board leaves it: bag and racks together (what players track).
+            "unseen": unseen_tiles(state.board, dict(tileset.counts), BLANK),
             "over": state.over,
             "awaiting_racks": state.awaiting_racks,
             "winners": winners,

@@ -47,3 +47,27 @@ def test_a_withdrawn_phony_and_bracketed_words_on_the_page(page, live):  # noqa:
     padding = float(page.evaluate("parseFloat(getComputedStyle(document.getElementById('verdicts')).paddingLeft)"))
     assert padding >= 2.5 * 14  # room for "100." at the list's font size
     shot(page, "phone-withdrawn")
+
+
+def test_a_move_tapped_shows_the_board_then_and_the_pool_and_spread_are_shown(page, live):  # noqa: F811
+    live.call(lambda s, now: s.play(now, "10C", "AN."))
+    open_live(page, live)
+    assert page.locator("g.piece.tile").count() == 10
+    page.click("#history tr:nth-child(1)")
+    page.wait_for_function("() => document.body.classList.contains('viewing-past')")
+    assert page.locator("g.piece.tile").count() == 5  # HOUSE alone
+    assert page.locator("rect.last").count() == 5
+    assert "After move 1: Ann 8D HOUSE" in page.inner_text("#board-caption")
+    shot(page, "phone-history-move-1")
+    page.keyboard.press("Tab")  # the rows are reachable by keyboard too
+    page.focus("#history tr:nth-child(2)")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('g.piece.tile').length === 8")
+    page.click("#history tr:nth-child(2)")  # again: back to now
+    page.wait_for_function("() => !document.body.classList.contains('viewing-past')")
+    assert page.locator("g.piece.tile").count() == 10
+    # Time per move (the test's moves come a moment apart), the unseen tiles, the spread.
+    assert page.locator("#history tr:nth-child(2) td.time").inner_text().startswith("0:0")
+    pool = page.inner_text("#pool")
+    assert "Unseen (90)" in pool and "Spread: Ann +21" in pool
+    assert "H" in pool.split(":", 1)[1]

@@ -97,6 +97,7 @@ function render(next) {
   drawActions();
   drawClocks();
   drawBoardText();
+  drawPool();
   announceNewest();
   document.body.dataset.version = String(doc.version);
 }
@@ -201,10 +202,13 @@ function inkFor(fill) {
 }
 
 function drawBoard() {
-  drawBoardInto(doc.board, $("board"), $("board-title"));
+  if (viewing !== null && !(doc.history[viewing] && doc.history[viewing].tiles)) viewing = null;
+  const b = viewing === null ? doc.board : boardAfter(viewing);
+  drawBoardInto(b, $("board"), $("board-title"));
   const caption = $("board-caption");
-  caption.hidden = !doc.board.title;
-  caption.textContent = doc.board.title || "";
+  caption.hidden = !b.title;
+  caption.textContent = b.title ? (viewing === null ? b.title : `${b.title} (tap it again for now)`) : "";
+  document.body.classList.toggle("viewing-past", viewing !== null);
 }
 
 function drawBoardInto(b, board, title) {
@@ -471,8 +475,77 @@ function drawHistory() {
     tr.append(el("td", {}, what));
     tr.append(el("td", { class: "num" }, row.points === undefined ? "" : (row.points > 0 ? "+" : "") + row.points));
     tr.append(el("td", { class: "num" }, row.total === undefined ? "" : String(row.total)));
+    tr.append(el("td", { class: "num time" }, timeUsed(n - 1)));
+    if (row.kind === "play" && row.tiles) {
+      // Tap (or Enter) a move: the board as it was after it.
+      tr.tabIndex = 0;
+      tr.classList.add("pickable");
+      tr.setAttribute("aria-label", `Show the board after move ${n}`);
+      const index = n - 1;
+      tr.addEventListener("click", () => showMove(index));
+      tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); showMove(index); } });
+    }
+    if (viewing === n - 1) tr.classList.add("viewing");
     body.append(tr);
   }
+}
+
+// --- history: the board after a move, the time each move took -------------------------------
+
+let viewing = null;  // the index in doc.history of the move whose board is shown, or null: now
+
+// The time a move took: from the previous move's entry to this one's (the thinking and any
+// challenge window), as the table's clock saw them.
+function timeUsed(i) {
+  const h = doc.history;
+  if (h[i].at_ms === undefined || i === 0 || h[i - 1].at_ms === undefined) return "";
+  if (h[i].kind !== "play" && h[i].kind !== "pass" && h[i].kind !== "exchange") return "";
+  return formatMs(Math.max(0, h[i].at_ms - h[i - 1].at_ms));
+}
+
+// The board after move i: the plays up to it that stood (a play followed by its withdrawal
+// never happened on the board).
+function boardAfter(i) {
+  const squares = [];
+  const h = doc.history;
+  for (let k = 0; k <= i; k++) {
+    const row = h[k];
+    if (row.kind !== "play" || !row.tiles) continue;
+    if (k + 1 <= i && h[k + 1].kind === "withdrawn") continue;
+    for (const [r, c, letter, blank] of row.tiles) {
+      squares.push({ row: r, col: c, kind: "tile", letter, blank, value: blank ? 0 : (tileValue(letter)), rotation: 0, height: 1 });
+    }
+  }
+  return { ...doc.board, squares, highlight: h[i].tiles.map(([r, c]) => [r, c]), highlight_kind: "play",
+           corrected: [], preview: null, title: `After move ${i + 1}: ${doc.players[h[i].player].name} ${h[i].position} ${moveWord(h[i])}` };
+}
+
+function tileValue(letter) {
+  for (const sq of doc.board.squares) if (sq.kind === "tile" && !sq.blank && sq.letter === letter) return sq.value;
+  for (const row of doc.history) for (const w of row.words || []) for (const l of w.letters) if (!l.blank && l.letter === letter) return l.value;
+  return "";
+}
+
+function showMove(i) {
+  viewing = viewing === i ? null : i;
+  drawBoard();
+  drawHistory();
+}
+
+// Unseen tiles (bag and racks, as the board leaves them) and the spread.
+function drawPool() {
+  const box = $("pool");
+  if (!box) return;
+  const g = doc.game;
+  const parts = [];
+  if (g.unseen !== undefined) parts.push(`Unseen (${g.unseen.length}): ${g.unseen.replace(/(.)\1*/g, (m) => m + " ").trim()}`);
+  const scored = doc.players.filter((p) => p.score !== null && p.score !== undefined);
+  if (scored.length >= 2) {
+    const sorted = [...scored].sort((a, b) => b.score - a.score);
+    const spread = sorted[0].score - sorted[1].score;
+    parts.push(spread === 0 ? "Spread: level" : `Spread: ${sorted[0].name} +${spread}`);
+  }
+  box.textContent = parts.join(" · ");
 }
 
 let choicesFor = null;
