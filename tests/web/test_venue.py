@@ -9,21 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import PHONE, shot
-from tests.web.test_browser import Live, open_live
+from tests.web.test_browser import live, open_live  # noqa: F401 - the fixture: a game with two plays
 
 AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe.min.js"
 HD = {"width": 1920, "height": 1080}
-
-
-@pytest.fixture
-def game():  # type: ignore[no-untyped-def]
-    """A game served on a loopback port: two plays made, Bob's clock running."""
-    live = Live()
-    live.call(lambda s, now: s.resume(now))
-    live.call(lambda s, now: s.play(now, "8D", "HOUSE"))
-    live.call(lambda s, now: s.play(now, "E7", "B.AT"))
-    yield live
-    live.server.stop()
 
 
 @pytest.fixture
@@ -40,10 +29,10 @@ def context_of(browser):  # type: ignore[no-untyped-def]
         c.close()
 
 
-def test_the_venue_view_shows_the_whole_board_and_large_scores(game, context_of):
+def test_the_venue_view_shows_the_whole_board_and_large_scores(live, context_of):  # noqa: F811
     context = context_of(viewport=HD)
     page = context.new_page()
-    page.goto(game.server.url + "/tv")
+    page.goto(live.server.url + "/tv")
     page.wait_for_selector("#live.ok")
     board = page.locator("#board").bounding_box()
     assert board["y"] >= 0 and board["y"] + board["height"] <= HD["height"], board  # all 15 rows on screen
@@ -56,10 +45,10 @@ def test_the_venue_view_shows_the_whole_board_and_large_scores(game, context_of)
     shot(page, "tv-1920x1080")
 
 
-def test_dark_mode_follows_the_system(game, context_of):
+def test_dark_mode_follows_the_system(live, context_of):  # noqa: F811
     context = context_of(viewport=PHONE, color_scheme="dark")
     page = context.new_page()
-    open_live(page, game)
+    open_live(page, live)
     bg = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     rgb = [int(x) for x in bg[bg.index("(") + 1:bg.index(")")].split(",")[:3]]
     assert sum(rgb) < 3 * 60, bg  # a dark page
@@ -68,10 +57,10 @@ def test_dark_mode_follows_the_system(game, context_of):
     shot(page, "phone-dark")
 
 
-def test_the_page_without_script_shows_scores_clocks_moves_and_the_board(game, context_of):
+def test_the_page_without_script_shows_scores_clocks_moves_and_the_board(live, context_of):  # noqa: F811
     context = context_of(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
-    page.goto(game.server.url + "/")
+    page.goto(live.server.url + "/")
     assert page.inner_text("#score-0") == "24" and page.inner_text("#score-1") == "6"
     clock = page.inner_text("#clock-0")
     assert clock.startswith("24:") or clock.startswith("25:")
@@ -84,17 +73,17 @@ def test_the_page_without_script_shows_scores_clocks_moves_and_the_board(game, c
     shot(page, "phone-noscript")
 
 
-def test_screen_readers_get_the_board_as_text_and_only_the_newest_verdict(game, context_of):
+def test_screen_readers_get_the_board_as_text_and_only_the_newest_verdict(live, context_of):  # noqa: F811
     context = context_of(viewport=PHONE)
     page = context.new_page()
-    open_live(page, game)
+    open_live(page, live)
     assert page.locator("#board").get_attribute("aria-hidden") == "true"
     assert page.locator("#board-text li").nth(6).text_content() == "Row 7: E7 B"
     assert page.locator("[aria-live]").count() == 1  # one live region: the newest verdict
     assert page.inner_text("#announce") == ""  # nothing read out on opening
-    game.call(lambda s, now: s.play(now, "10C", "AN."))
+    live.call(lambda s, now: s.play(now, "10C", "AN."))
     page.wait_for_function("() => document.getElementById('announce').textContent !== ''")
-    newest = game.session.feed[-1]["message"]
+    newest = live.session.feed[-1]["message"]
     assert page.locator("#announce").text_content() == newest
     # The lists are reachable by keyboard (the scrolling referee's list takes the focus).
     assert page.locator("#verdicts").get_attribute("tabindex") == "0"
@@ -104,13 +93,13 @@ def test_screen_readers_get_the_board_as_text_and_only_the_newest_verdict(game, 
     assert page.locator("#login").is_hidden() and page.locator("#actions").is_hidden()
 
 
-def test_axe_core_finds_no_serious_violation(game, context_of):
+def test_axe_core_finds_no_serious_violation(live, context_of):  # noqa: F811
     # axe is injected by the test (the page's own policy allows no script but its own).
     results = {}
     for scheme in ("light", "dark"):
         context = context_of(viewport=PHONE, bypass_csp=True, color_scheme=scheme)
         page = context.new_page()
-        open_live(page, game)
+        open_live(page, live)
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("""async () => {
             const r = await axe.run(document, {resultTypes: ['violations']});
