@@ -123,9 +123,11 @@ class Stream(threading.Thread):
                     return
                 if line.startswith(b"event: "):
                     event = line[7:].strip()
-                elif line.startswith(b"data: ") and event == b"snapshot":
+                elif line.startswith(b"data: ") and event in (b"snapshot", b"patch"):
                     arrived = now_ms()
                     doc = json.loads(line[6:])
+                    if event == b"patch":  # a change: its version and time are in the patch
+                        doc = doc["patch"]
                     self.versions.append(doc["version"])
                     self.delays.append(arrived - doc["server_time"])
             conn.close()
@@ -161,7 +163,97 @@ def poller(port: int, jobs: "queue.Queue[float | None]", latencies: list[float],
     conn.close()
 
 
+# --- bytes per phone per game -------------------------------------------------------------------
+
+GAME = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "games", "macondo",
+                    "gcgio_doug_v_emely.gcg")
+
+
+class _AnyWord:
+    """Every word stands: the benchmark replays a record's plays, not its challenges."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
+def game_bytes() -> dict[str, Any]:
+    """What one phone receives over a whole game: the real server on the loopback, one event
+    stream read as a browser reads it (gzip accepted), a tournament game's plays made one by
+    one (the shipped short game without ../shared). Counted: every byte off the socket, HTTP
+    headers included; beside it, what the page received before (the whole document at every
+    change, uncompressed)."""
+    import socket
+
+    from companion.core.gcg import Play, Withdrawn, decode_gcg, parse_gcg
+    from companion.table.classic import ClassicSession
+    from companion.web.app import create_app
+    from companion.web.auth import Auth
+    from companion.web.hub import Hub
+    from companion.web.server import ServerThread
+
+    if os.path.isfile(GAME):
+        with open(GAME, "rb") as f:
+            record, source = parse_gcg(decode_gcg(f.read())), "doug_v_emely (../shared)"
+    else:
+        from importlib import resources
+
+        data = resources.files("companion").joinpath("data", "sample.gcg").read_bytes()
+        record, source = parse_gcg(decode_gcg(data)), "the shipped sample game"
+    # The plays that stood (a phony challenged off is the next event's business: left out).
+    events = list(record.events)
+    plays = [e for i, e in enumerate(events) if isinstance(e, Play)
+             and not (i + 1 < len(events) and isinstance(events[i + 1], Withdrawn))]
+    session = ClassicSession([p.nick for p in record.players], challenge="void", seed=1,
+                             lexicon_for=lambda tileset: _AnyWord())
+    hub = Hub(session).start()
+    server = ServerThread(create_app(hub, auth=Auth()), hub).start()
+    received = bytearray()
+    done = threading.Event()
+
+    def read(sock: socket.socket) -> None:
+        while not done.is_set():
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            received.extend(chunk)
+
+    try:
+        hub.call(lambda s, now: s.resume(now))
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: phone\r\nAccept: text/event-stream\r\n"
+                     b"Accept-Encoding: gzip, deflate\r\n\r\n")
+        reader = threading.Thread(target=read, args=(sock,), daemon=True)
+        reader.start()
+        time.sleep(0.3)
+        full = len(hub.document()[1])  # the snapshot on connect, as before
+        made = 0
+        for p in plays:
+            before = hub.version
+            hub.call(lambda s, now, p=p: s.play(now, p.position, p.word))
+            made += hub.version > before
+            full += len(hub.document()[1])
+            time.sleep(0.05)
+        time.sleep(0.5)
+        done.set()
+        sock.close()
+        last_doc = len(hub.document()[1])
+    finally:
+        server.stop()
+    return {
+        "game": source,
+        "moves": made,
+        "bytes_per_phone_per_game": len(received),
+        "bytes_per_phone_per_game_before": full,
+        "last_document_bytes": last_doc,
+        "target_bytes": 300_000,
+    }
+
+
 def run() -> dict[str, Any]:
+    game = game_bytes()
     seconds = float(os.environ.get("COMPANION_BENCH_WEB_SECONDS", DEFAULT_SECONDS))
     load_before = os.getloadavg()
     server = subprocess.Popen(
@@ -243,12 +335,15 @@ def run() -> dict[str, Any]:
         "first_versions_seen": sorted({v for v in first_versions if v is not None})[:3],
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],
+        "phone_game": game,
         "note": "server (app, hub, waitress) in its own process; the 50 stream readers and the pollers in "
         "the benchmark's process on the same machine and cores, over the loopback",
         "summary": (
             f"{len(latencies)} polls ({len(latencies) / elapsed:.0f}/s) p95 {percentile(latencies, 95)} ms, "
             f"{open_streams} streams x {updates} updates, delivery p95 {percentile(delays, 95)} ms, "
-            f"{len(errors) + len(stream_errors) + gaps} errors"
+            f"{len(errors) + len(stream_errors) + gaps} errors; a {game['moves']}-move game "
+            f"{game['bytes_per_phone_per_game'] / 1000:.0f} KB per phone "
+            f"(whole documents uncompressed: {game['bytes_per_phone_per_game_before'] / 1000:.0f} KB)"
         ),
     }
 

@@ -525,6 +525,60 @@ def _note_lines(note: str) -> list[str]:
     return out
 
 
+def nick_of(name: str, i: int) -> str:
+    """A player's nick for the event lines (no white space in it): the name without its
+    spaces, or ``P1``... for a name of nothing but spaces."""
+    nick = "".join(ch for ch in name if not ch.isspace())
+    return nick or f"P{i + 1}"
+
+
+# The rack a line shows when the player's rack is not known (docs/web.md): GCG has no mark for
+# "unknown", and both Macondo's and Quackle's readers need a rack on every move line.
+UNKNOWN_RACK = "?"
+
+
+def tiles_played(word: str) -> str:
+    """The tiles a play put down, as GCG writes a rack: its letters without the ``.`` of the
+    tiles already there (nor a bracketed run of them), a blank as ``?``."""
+    out, through = [], False
+    for ch in word:
+        if ch == "(":
+            through = True
+        elif ch == ")":
+            through = False
+        elif ch != "." and not through:
+            out.append("?" if ch.islower() else ch)
+    return "".join(out)
+
+
+def with_racks(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """Every move line given a rack, for the programs that need one (Macondo, Woogles, Quackle):
+    the rack where it is known; else, for a play, the tiles it put down; for an exchange, the
+    tiles exchanged (``?`` each when only their number is known); for a withdrawn play, the
+    rack its play was written with; for any other turn, :data:`UNKNOWN_RACK`. End-of-game rack
+    points keep their form without a rack (``(TILES) +N``)."""
+    last: dict[str, str] = {}
+    out: list[Event] = []
+    for e in events:
+        rack = e.rack
+        if not rack and not isinstance(e, EndRackPoints):
+            if isinstance(e, Play):
+                rack = tiles_played(e.word)
+            elif isinstance(e, Exchange):
+                rack = e.tiles or "?" * e.count
+            elif isinstance(e, Withdrawn):
+                rack = last.get(e.nick, UNKNOWN_RACK)
+            elif isinstance(e, LastRackPenalty):
+                rack = e.tiles
+            else:
+                rack = UNKNOWN_RACK
+            e = replace(e, rack=rack)
+        if isinstance(e, Play):
+            last[e.nick] = e.rack
+        out.append(e)
+    return tuple(out)
+
+
 def write_gcg(record: GameRecord) -> str:
     """The record as GCG v1.2 text: UTF-8 declared on the first line, then the players and the
     other pragmas, the events each followed by its notes, and the racks of an unfinished game."""

@@ -125,6 +125,24 @@ def format_square(coord: Coord) -> str:
     return f"{column_name(coord[1])}{coord[0] + 1}"
 
 
+def readable_word(board: Board, position: str, word: str) -> str:
+    """A play's word as Woogles shows it: the letters already on the board (GCG's ``.``) in
+    brackets, ``RE(L)IgION`` for ``RE.IgION``; ``board`` is the board before the play (or any
+    board with those tiles still on it). A ``.`` on an empty square stays a ``.``."""
+    start, direction = parse_position(position, board.layout)
+    dr, dc = direction.step
+    out, through = [], False
+    for i, ch in enumerate(word):
+        tile = board[(start[0] + i * dr, start[1] + i * dc)] if ch == PLAY_THROUGH else None
+        if (tile is not None) != through:
+            out.append("(" if tile is not None else ")")
+            through = tile is not None
+        out.append(tile.gcg if tile is not None else ch)
+    if through:
+        out.append(")")
+    return "".join(out)
+
+
 def notation_of(board: Board, placement: Placement, direction: Direction) -> tuple[str, str]:
     """The GCG position and play of ``placement`` on ``board`` (the board before the play)."""
     if not placement.tiles:

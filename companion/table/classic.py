@@ -28,6 +28,8 @@ from companion.core.gcg import (
     GameRecord,
     LastRackPenalty,
     TimePenalty,
+    nick_of,
+    with_racks,
     write_gcg,
 )
 from companion.core.gcg import (
@@ -45,7 +47,9 @@ from companion.core.gcg import (
 from companion.core.gcg import (
     Withdrawn as GcgWithdrawn,
 )
-from companion.core.move import PlacedTile, Placement, format_square, notation_of, parse_position, placement_from_notation
+from companion.core.move import (
+    PlacedTile, Placement, format_square, notation_of, parse_position, placement_from_notation, readable_word,
+)
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.words import placement_direction
 from companion.rules import classic
@@ -323,12 +327,15 @@ class ClassicSession:
 
     def gcg(self) -> str:
         state = self.state
-        players = tuple(GcgPlayer(i + 1, _nick(p.name, i), p.name) for i, p in enumerate(state.players))
+        players = tuple(GcgPlayer(i + 1, nick_of(p.name, i), p.name) for i, p in enumerate(state.players))
         events = []
         for row in self._fold.history:
             nick = players[row["player"]].nick
             kind = row["kind"]
-            common = dict(nick=nick, score=row["points"], total=row["total"], rack=row.get("rack") or "")
+            # A rack is written once the game is over: before, the tiles left on it are still
+            # on the player's rack, and the download is public.
+            rack = (row.get("rack") or "") if state.over else ""
+            common = dict(nick=nick, score=row["points"], total=row["total"], rack=rack)
             if kind == "play":
                 events.append(GcgPlay(position=row["position"], word=row["word"], **common))
             elif kind in ("pass", "turn-lost"):
@@ -356,7 +363,7 @@ class ClassicSession:
             events[-1] = replace(events[-1], notes=events[-1].notes + (f"Result: {result_text(state)}",))
         record = GameRecord(
             players=players,
-            events=tuple(events),
+            events=with_racks(tuple(events)),
             title="Classic Scrabble at the companion's table",
             lexicon=state.options.tileset,
             tile_set=state.options.tileset,
@@ -488,7 +495,12 @@ class ClassicSession:
 
         def add(player: int, kind: str, points: int, **more: Any) -> dict[str, Any]:
             totals[player] += points
-            row = {"seq": entry.seq, "player": player, "kind": kind, "points": points, "total": totals[player], **more}
+            row = {"seq": entry.seq, "player": player, "kind": kind, "points": points, "total": totals[player],
+                   "at_ms": entry.at_ms, **more}
+            # The rack before the turn, when the racks are tracked (the GCG writes it).
+            rack = before.players[player].rack if player < len(before.players) else None
+            if rack is not None and "rack" not in row:
+                row["rack"] = "".join(rack)
             fold.history.append(row)
             return row
 
@@ -505,6 +517,9 @@ class ClassicSession:
                 words = words_json(v.score.words, lambda sq, t, w: tileset.value(t.letter, t.blank),
                                    before.board.layout.premium)
                 row = add(v.player, "play", v.points, position=position, word=word, words=words,
+                          shown=readable_word(before.board, position, word),
+                          # The tiles as they lie (the page shows the board after any move).
+                          tiles=[[t.row, t.col, t.letter, t.blank] for t in placement.tiles],
                           bonus=v.score.bonus, squares=[list(c) for c in placement.coords])
                 fold.last_move = row
             elif v.kind is VerdictKind.PASSED:
@@ -515,8 +530,13 @@ class ClassicSession:
                 # With private racks the exchanged tiles are not known, only their number.
                 add(v.player, "exchange", 0, count=len(action.tiles), tiles=action.tiles if before.tracked else "")
             elif v.kind is VerdictKind.WITHDRAWN:
-                add(v.player, "withdrawn", v.points, note=v.message)
-                fold.last_move = None
+                # The play that came off stays the last move, its squares shown empty now.
+                withdrawn = fold.last_move
+                add(v.player, "withdrawn", v.points, note=v.message,
+                    **({"position": withdrawn["position"], "shown": withdrawn["shown"],
+                        "squares": withdrawn["squares"]} if withdrawn is not None else {}))
+                fold.last_move = None if withdrawn is None else {**withdrawn, "kind": "withdrawn",
+                                                                 "withdrawn_points": v.points}
             elif v.kind is VerdictKind.CHALLENGE_FAILED:
                 if v.points:
                     add(v.player, "challenge-bonus", v.points)
@@ -581,11 +601,6 @@ def _square(text: str, board: Board) -> Coord:
     except CompanionError:
         raise ActionError(f"square {text!r}: like H8 (column letter, row number)") from None
     return coord
-
-
-def _nick(name: str, i: int) -> str:
-    nick = "".join(ch for ch in name if not ch.isspace())
-    return nick or f"P{i + 1}"
 
 
 class TableSession(LoggedGame, ClassicSession):

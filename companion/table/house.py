@@ -29,8 +29,16 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Sequence
 from typing import Any
 
-from companion.core.board import Coord
+from dataclasses import replace
+
+from companion.core.board import Coord, Direction
 from companion.core.errors import CompanionError
+from companion.core.gcg import Event, GameRecord, nick_of, with_racks, write_gcg
+from companion.core.gcg import Pass as GcgPass
+from companion.core.gcg import Play as GcgPlay
+from companion.core.gcg import Player as GcgPlayer
+from companion.core.move import Placement, PlacedTile, format_square, notation_of
+from companion.core.words import placement_direction
 from companion.rules import house
 from companion.rules.house import HouseOptions, HouseState, VerdictKind
 from companion.table.store import GameStore, StoredEvent
@@ -105,15 +113,41 @@ class HouseSession(LoggedGame):
     def board(self, index: int) -> HouseBoard:
         return HouseBoard(self, index)
 
-    def gcg(self) -> str:
-        """GCG has no form for two boards: the match as notes (GCG's comment pragma)."""
-        lines = [f"#title Scrabble House at the companion's table ({self.game_id})"]
+    def gcg(self, board: int = 0) -> str:
+        """One board's game as GCG (a GCG file holds one board): its two players, every play
+        at its square with the tiles played as the rack, passes, and each explosion as a note
+        after the play that set it off (GCG has no event that takes tiles off the board).
+        House scores no points: every event is +0; the tiles each player owns are in the notes."""
+        if board not in (0, 1):
+            raise ActionError("board: 1 or 2 (Scrabble House has two boards)", 404)
+        seats = [p for p in range(4) if house.board_of(p) == board]
+        nicks = {p: nick_of(self.state.names[p], p) for p in seats}
+        players = tuple(GcgPlayer(i + 1, nicks[p], self.state.names[p]) for i, p in enumerate(seats))
+        events: list[Event] = []
         for row in self.history:
-            lines.append(f"#note board {row['board'] + 1}: {self.state.names[row['player']]}: {row['what']}")
-        for i, b in enumerate(self.state.boards):
-            lines.append(f"#note board {i + 1} ({b.colour}):")
-            lines += [f"#note {line}" for line in house.board_to_text(b.board).splitlines()]
-        return "\n".join(lines) + "\n"
+            if row["board"] != board or row["player"] not in nicks:
+                continue
+            nick = nicks[row["player"]]
+            if row["kind"] == "play" and "position" in row:
+                events.append(GcgPlay(nick=nick, position=row["position"], word=row["word"], score=0, total=0))
+            elif row["kind"] == "pass":
+                events.append(GcgPass(nick=nick))
+            elif row["kind"] == "explosion" and events:
+                squares = " ".join(format_square(tuple(s)) for s in row["removed"])  # type: ignore[arg-type]
+                turned = " ".join(format_square(tuple(s)) for s in row["turned"])  # type: ignore[arg-type]
+                note = f"{row['what']}; taken off: {squares or 'none'}; turned: {turned or 'none'}"
+                events[-1] = replace(events[-1], notes=events[-1].notes + (note,))
+        b = self.state.boards[board]
+        own = ", ".join(f"{self.state.names[p]} {self.state.own_count(p)}" for p in seats)
+        record = GameRecord(
+            players=players,
+            events=with_racks(tuple(events)),
+            title=f"Scrabble House at the companion's table ({self.game_id}), board {board + 1} ({b.colour})",
+            tile_set="en",
+            notes=(f"own tiles: {own}",) if own else (),
+            incomplete=None if self.state.over else "",
+        )
+        return write_gcg(record)
 
     def new_game(self, now_ms: int, **settings: Any) -> None:
         raise ActionError("a new Scrabble House match starts with `companion run` (two cameras)", 409)
@@ -237,7 +271,8 @@ class HouseSession(LoggedGame):
             self.last_play[index] = x.placed
             what = ", ".join(x.words)
             self.history.append({"board": index, "player": v.player, "kind": "play", "what": what,
-                                 "words": list(x.words), "squares": [list(s) for s in x.placed]})
+                                 "words": list(x.words), "squares": [list(s) for s in x.placed],
+                                 **self._notation(index, before, x.placed)})
         elif v.kind is VerdictKind.CONFIRMED and x is not None:
             partner = house.partner_of(v.player)  # type: ignore[arg-type]
             self.history.append({"board": index, "player": v.player, "kind": "explosion",
@@ -245,6 +280,22 @@ class HouseSession(LoggedGame):
                                  "removed": [list(s) for s in x.removed], "turned": [list(s) for s in x.turned]})
         elif v.kind is VerdictKind.PASSED:
             self.history.append({"board": index, "player": v.player, "kind": "pass", "what": "pass"})
+
+    def _notation(self, index: int, before: HouseState, placed: Sequence[Coord]) -> dict[str, str]:
+        """A play's GCG position and word (``.`` for the tiles it played through), from the board
+        before it and the tiles it put down; {} when the tiles are not on the board."""
+        after = self.state.boards[index].board
+        tiles = [(coord, after[coord]) for coord in placed]
+        if not tiles or any(t is None for _, t in tiles):
+            return {}
+        placement = Placement(tuple(PlacedTile(r, c, t.letter, t.blank) for (r, c), t in tiles))  # type: ignore[union-attr]
+        direction = placement_direction(placement)
+        old = before.boards[index].board
+        if direction is None:  # one tile: the line it joins
+            r, c = placement.tiles[0].coord
+            direction = Direction.DOWN if (r - 1, c) in old or (r + 1, c) in old else Direction.ACROSS
+        position, word = notation_of(old, placement, direction)
+        return {"position": position, "word": word}
 
     def _observe(self, index: int, reading: BoardReading) -> None:
         seen: dict[Coord, dict[str, Any]] = {}

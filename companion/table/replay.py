@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Container, Mapping, Sequence
 
 from companion.core.board import STANDARD, Board, Coord, Direction
-from companion.core.gcg import Event, GameRecord, Pass, Play, Player
+from companion.core.gcg import Event, GameRecord, Pass, Play, Player, with_racks
 from companion.core.move import notation_of, parse_position
 from companion.core.tiles import TileSet
 from companion.core.words import words_formed
@@ -139,8 +139,9 @@ def replay_photos(
             board = accept(board, inferred.placement, cells, transpose=transpose)
         turns.append(Turn(photo, event, inferred))
     record = GameRecord(
-        players=tuple(Player(i + 1, nick) for i, nick in enumerate(players)),
-        events=tuple(t.event for t in turns),
+        # Macondo's and Quackle's readers want a name after the nick: the nick is all we have.
+        players=tuple(Player(i + 1, nick, nick) for i, nick in enumerate(players)),
+        events=with_racks(tuple(t.event for t in turns)),
         tile_set=tileset.name,
     )
     return Replay(record, tuple(turns), board, tuple(start))

@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.core.board import Board, Coord, Layout, Premium
 from companion.core.move import format_square
+from companion.core.tiles import BLANK
 
 from companion.rules.classic import result_text
 
@@ -89,6 +90,18 @@ def words_json(words: Any, value: Any, premium: Any) -> list[dict[str, Any]]:
     return out
 
 
+def unseen_tiles(board: Board, counts: dict[str, int], blank: str) -> str:
+    """The tiles not on the board (in the bag and on the racks, as a player counts them), in
+    alphabetical order, blanks last: the set's counts less the board's tiles."""
+    left = dict(counts)
+    for _, tile in board.items():
+        key = blank if tile.blank else tile.letter
+        if left.get(key, 0) > 0:
+            left[key] -= 1
+    letters = sorted(k for k in left if k != blank)
+    return "".join(k * left[k] for k in letters) + blank * left.get(blank, 0)
+
+
 # ``session`` is a table.classic.ClassicSession; not imported, even for type checking, since the
 # session imports this module's words_json (the layers contract counts that as a cycle).
 def classic_document(session: Any, now_ms: int) -> dict[str, Any]:
@@ -156,6 +169,8 @@ def classic_document(session: Any, now_ms: int) -> dict[str, Any]:
             "turn": state.turn,
             "to_move": None if state.over else state.to_move,
             "bag": state.bag_size,
+            # The pool as the board leaves it: bag and racks together (what players track).
+            "unseen": unseen_tiles(state.board, dict(tileset.counts), BLANK),
             "over": state.over,
             "awaiting_racks": state.awaiting_racks,
             "winners": winners,
@@ -170,6 +185,8 @@ def classic_document(session: Any, now_ms: int) -> dict[str, Any]:
             **layout_json(state.board.layout),
             "squares": squares_json(state.board, dict(tileset.values), session.seen, session.heights),
             "highlight": highlight,
+            # "withdrawn": the last play came off; its squares are outlined empty.
+            "highlight_kind": (last or {}).get("kind", "play"),
             "corrected": [list(c) for c in sorted(session.corrected_squares())],
             # Another game's preview (the explosion a play would set off): squares and a label.
             "preview": session.preview,
@@ -181,7 +198,9 @@ def classic_document(session: Any, now_ms: int) -> dict[str, Any]:
         "clock": {k: v for k, v in clock.items() if k != "players"},
         "last_move": last,
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
-        "history": session.history(),
+        # The racks before each move are the players' secret until the game is over.
+        "history": session.history() if state.over else [
+            {k: v for k, v in row.items() if k != "rack"} for row in session.history()],
     }
 
 

@@ -7,7 +7,8 @@ changes state over GET.
 
 Endpoints (also in the README):
 
-    GET  /                     the page
+    GET  /                     the page (written by the server as it is now: it reads without script)
+    GET  /tv                   the venue view: the board to the screen's height, large scores and clocks
     GET  /api/state            the document (same as the stream's); header X-Server-Time
     GET  /api/events           server-sent events: snapshot on connect, then every change,
                                `time` events as keep-alives; 503 beyond max_clients streams
@@ -36,11 +37,13 @@ Endpoints (also in the README):
 
 from __future__ import annotations
 
+import gzip
 import io
 import ipaddress
 import logging
 import queue
 import socket
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -50,6 +53,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.web.auth import Auth
 from companion.web.hub import Hub, HubStopped, sse_event
+from companion.web.plain import plain_view
 from companion.table import games
 from companion.table.session import ActionError
 
@@ -177,12 +181,22 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     @app.get("/")
     def index() -> str:
-        return render_template("index.html")
+        # The page as it is now, written by the server: a phone without script reads it as is.
+        return render_template("index.html", plain=plain_view(hub.document_json(), hub.now_ms()), tv=False)
+
+    @app.get("/tv")
+    def tv() -> str:
+        """The venue view: the board fitted to the screen's height, scores and clocks to read
+        across a room, no organiser's controls."""
+        return render_template("index.html", plain=plain_view(hub.document_json(), hub.now_ms()), tv=True)
 
     @app.get("/api/state")
     def state() -> Response:
         version, data = hub.document()
-        resp = Response(data, mimetype="application/json")
+        resp = Response(gzip.compress(data, 6) if _accepts_gzip() else data, mimetype="application/json")
+        if _accepts_gzip():
+            resp.headers["Content-Encoding"] = "gzip"
+        resp.headers["Vary"] = "Accept-Encoding"
         resp.headers["X-Server-Time"] = str(hub.now_ms())
         resp.headers["X-Version"] = str(version)
         return resp
@@ -199,13 +213,20 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         # reconnects were refused meanwhile).
         gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
 
+        # gzip when the browser takes it (every browser does): one compressor for the stream,
+        # flushed after each event, so that a change costs the bytes it changes.
+        gzip_it = _accepts_gzip()
+        packer = zlib.compressobj(6, zlib.DEFLATED, 31) if gzip_it else None
+
+        def packed(data: bytes) -> bytes:
+            return data if packer is None else packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+
         def stream() -> Iterator[bytes]:
             try:
-                # The browser reconnects after 2 s when the stream breaks.
-                yield b"retry: 2000\n\n"
-                version, data = hub.document()
-                yield sse_event("snapshot", data, event_id=version)
-                yield _time_event(hub)
+                # The browser reconnects after a second when the stream breaks.
+                version, data = sub.first
+                yield packed(b"retry: 1000\n\n" + sse_event("snapshot", data, event_id=version)
+                             + _time_event(hub, config.keepalive_s))
                 quiet = 0.0
                 while not sub.dropped and not hub.stopped:
                     if gone():
@@ -216,21 +237,19 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
                         quiet += min(DISCONNECT_CHECK_S, config.keepalive_s)
                         if quiet >= config.keepalive_s:
                             quiet = 0.0
-                            yield _time_event(hub)
+                            yield packed(_time_event(hub, config.keepalive_s))
                         continue
                     quiet = 0.0
                     if sub.dropped:
                         break
-                    yield item
-                    yield _time_event(hub)
+                    yield packed(item + _time_event(hub, config.keepalive_s))
             finally:
                 hub.unsubscribe(sub)
 
-        return Response(
-            stream(),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+        if gzip_it:
+            headers["Content-Encoding"] = "gzip"
+        return Response(stream(), mimetype="text/event-stream", headers=headers)
 
     @app.get("/api/session")
     def session_info() -> Response:
@@ -394,9 +413,26 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     @app.get("/game.gcg")
     def gcg() -> Response:
-        text = hub.call(lambda session, now: session.gcg(), timeout=config.call_timeout_s)
+        # Scrabble House: one file a board (?board=1 or 2); a game of one board takes no board.
+        board = request.args.get("board")
+        if board is not None and len(hub.document_json().get("boards") or []) < 2:
+            return error(404, "this game has one board: /game.gcg without ?board")
+        if board is not None and board not in ("1", "2"):
+            return error(404, "board: 1 or 2")
+
+        def written(session: Any, now: int) -> tuple[str, int | None]:
+            text = session.gcg() if board is None else session.gcg(int(board) - 1)
+            return text, _started_wall_ms(session)
+
+        try:
+            text, started = hub.call(written, timeout=config.call_timeout_s)
+        except ActionError as exc:
+            return error(exc.status, str(exc))
         doc = hub.document_json()
-        name = f"companion-{doc.get('game', {}).get('id', 'game')}.gcg"
+        players = doc.get("players", [])
+        if board is not None:  # the board's own players
+            players = [p for p in players if p.get("board") in (None, int(board) - 1)]
+        name = gcg_filename([p.get("name", "") for p in players], started)
         return Response(
             text.encode("utf-8"),
             mimetype="text/plain",
@@ -419,8 +455,37 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     return app
 
 
-def _time_event(hub: Hub) -> bytes:
-    return sse_event("time", f'{{"server_time":{hub.now_ms()}}}'.encode())
+def _accepts_gzip() -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+def _started_wall_ms(session: Any) -> int | None:
+    """When the game began by the wall clock, from its game log (a session without one: None)."""
+    store = getattr(session, "store", None)
+    if store is None:
+        return None
+    events = store.events(session.game_id)
+    return events[0].wall_ms if events else None
+
+
+def gcg_filename(names: list[str], started_wall_ms: int | None) -> str:
+    """``Ann-Bob-2026-11-27.gcg``: the players (ASCII letters, digits, ``_`` and ``-`` of their
+    names, so that every browser keeps the name) and the day the game began (today without a
+    game log)."""
+    import datetime as dt
+    import re
+
+    day = (dt.datetime.fromtimestamp(started_wall_ms / 1000, dt.timezone.utc).date() if started_wall_ms
+           else dt.datetime.now(dt.timezone.utc).date())
+    parts = [re.sub(r"[^A-Za-z0-9_-]+", "", n.replace(" ", "_")) or f"player{i + 1}" for i, n in enumerate(names)]
+    return "-".join(parts + [day.isoformat()]) + ".gcg"
+
+
+def _time_event(hub: Hub, keepalive_s: float) -> bytes:
+    # The keep-alive says how often it comes: the page's watchdog calls the stream lost after
+    # one and a half of its periods without any event.
+    body = f'{{"server_time":{hub.now_ms()},"keepalive_ms":{round(keepalive_s * 1000)},"epoch":"{hub.epoch}"}}'
+    return sse_event("time", body.encode())
 
 
 def page_url(host_url: str) -> str:

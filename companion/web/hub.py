@@ -5,8 +5,12 @@
   and waits for its result; between calls it polls the clocks (a flag falls on time even when
   nobody acts).
 - **The document** is made once per change by the game thread and kept as JSON bytes; the
-  polling API and every stream send those same bytes. ``version`` goes up with each change.
-- **Subscribers** (open event streams) each have a bounded queue. Publishing never waits: a
+  polling API and every stream send those same bytes. ``version`` goes up with each change;
+  ``epoch`` names this hub's life (a random token made at its start), so a page that outlived
+  a restart of the server takes the new server's version 1 instead of dropping it as older
+  than the version it holds.
+- **Subscribers** (open event streams) each have a bounded queue: the whole document when
+  they open, then each change as a patch against the one before (:mod:`companion.web.patch`). Publishing never waits: a
   client whose queue is full is dropped (its browser reconnects and gets a fresh snapshot),
   so a slow phone can never hold up the game. At most ``max_clients`` streams are open.
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from concurrent.futures import Future
@@ -28,6 +33,7 @@ from typing import Any, Callable, TypeVar
 from companion.clock.now import monotonic_ms
 from companion.table.games import document
 from companion.table.session import GameSession
+from companion.web.patch import make_patch
 
 T = TypeVar("T")
 log = logging.getLogger("companion.web")
@@ -36,6 +42,7 @@ log = logging.getLogger("companion.web")
 @dataclass(eq=False)
 class Subscriber:
     queue: "queue.Queue[bytes]"
+    first: tuple[int, bytes] = (0, b"")
     dropped: bool = False
     since: float = field(default_factory=time.monotonic)
 
@@ -67,6 +74,8 @@ class Hub:
         self._stopped = threading.Event()
         self._revision = -1
         self.version = 0
+        # Versions count within one epoch only: a restarted server starts again at 1.
+        self.epoch = secrets.token_hex(6)
         self.dropped = 0  # subscribers dropped for being too slow, since the start
         self._doc_bytes = b""
         self._doc: dict[str, Any] = {}
@@ -150,10 +159,13 @@ class Hub:
         with self._lock:
             self._revision = revision
             self.version += 1
-            doc = {"version": self.version, "server_time": now, **doc}
+            doc = {"version": self.version, "epoch": self.epoch, "server_time": now, **doc}
             data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            # The streams get what changed (a few hundred bytes a move), not the whole document.
+            change = {"base": self.version - 1, "epoch": self.epoch, "patch": make_patch(self._doc, doc)}
             self._doc, self._doc_bytes = doc, data
-            event = sse_event("snapshot", data, event_id=self.version)
+            event = sse_event("patch", json.dumps(change, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
+                              event_id=self.version)
             for sub in list(self._subscribers):
                 try:
                     sub.queue.put_nowait(event)
@@ -173,11 +185,12 @@ class Hub:
             return self._doc
 
     def subscribe(self) -> Subscriber | None:
-        """A new stream's queue, or None when ``max_clients`` streams are open."""
+        """A new stream's queue, or None when ``max_clients`` streams are open. ``sub.first``
+        is the document as it was when the queue opened: every patch queued applies to it."""
         with self._lock:
             if len(self._subscribers) >= self.max_clients or self.stopped:
                 return None
-            sub = Subscriber(queue.Queue(self.queue_size))
+            sub = Subscriber(queue.Queue(self.queue_size), first=(self.version, self._doc_bytes))
             self._subscribers.add(sub)
             return sub
 

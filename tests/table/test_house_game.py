@@ -39,6 +39,8 @@ from companion.rules import house
 from companion.rules.house import BOTTOM, TOP
 from companion.table.store import open_store
 from companion.web.hub import Hub
+from companion.core.gcg import parse_gcg
+from tests.core.gcg_syntax import check_lines
 
 
 def _squares(doc_board: dict) -> dict:
@@ -89,6 +91,12 @@ def test_a_whole_house_match_on_photos_of_both_boards(tmp_path, lexicon):
     assert restored.history == final["history"]
     # The reader read every frame (rendered photos, not the board's truth).
     assert all(c.frames >= 10 for c in m.cameras)
+    # Each board's game as GCG that Macondo and Quackle read, and the project's reader too.
+    for board in (0, 1):
+        text = restored.gcg(board)
+        assert check_lines(text) == [], text
+        plays = [e for e in parse_gcg(text).events if e.kind == "play"]
+        assert len(plays) == sum(1 for r in final["history"] if r["board"] == board and r["kind"] == "play")
 
 
 def _play_the_match(m: HouseTable, script: Script) -> None:

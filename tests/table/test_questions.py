@@ -73,7 +73,7 @@ def test_the_answered_question_scores_the_move_as_read(tmp_path):
     assert (row["position"], row["word"], row["points"]) == ("8G", "DÜS", 16)
     assert session.asking is None and session.questions == []
     assert sorted(session.clocks.on_move()) == [other]
-    assert f">{['Anna', 'Ben'][first]}: 8G DÜS +16 16" in session.gcg()
+    assert f">{['Anna', 'Ben'][first]}: DÜS 8G DÜS +16 16" in session.gcg()
     # The log replays to the same game: the move, the score, the clocks.
     again = TableSession.restore(store, lexicon_for=lambda tileset: WORDS)
     assert again.history() == session.history()

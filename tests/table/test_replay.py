@@ -19,6 +19,7 @@ import pytest
 
 from companion.core.gcg import Exchange, Pass, Play, decode_gcg, parse_gcg
 from companion.table.replay import declared_blanks
+from tests.core.gcg_syntax import check_lines
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 GAMES = {"spiel-13": ("nu19_timon-alex", "Timon,Alex"), "spiel-14": ("hh19-inessa-stefan", "Inessa,Stefan")}
@@ -67,6 +68,8 @@ def test_replay_photos_reproduces_the_tournament_record(folder, blanks_said, tmp
         assert plays - 2 <= exact < plays
     # The photos before the game (names laid out in tiles, the empty board) are not turns.
     assert "(the empty board:" in proc.stdout
+    # Every line as Macondo and Quackle read it (the racks: the tiles played).
+    assert check_lines(out.read_text(encoding="utf-8")) == []
 
 
 def test_declared_blanks_are_the_score_sheets_lower_case_letters():

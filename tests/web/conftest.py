@@ -3,6 +3,9 @@ a hub driven by a fake clock, the Flask app with a known PIN."""
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +15,9 @@ from companion.web.auth import Auth
 from companion.web.hub import Hub
 from companion.table.classic import ClassicSession
 
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"  # screenshots, gitignored
+PHONE = {"width": 390, "height": 844}
 PIN = "314159"
 WORDS = frozenset({"HOUSE", "BOAT", "AN", "ANT", "GREEN", "QI", "HOUSES"})
 
@@ -73,3 +79,26 @@ def login(client: Any) -> str:
     r = client.post("/api/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
     assert r.status_code == 200, r.get_json()
     return r.get_json()["csrf"]
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    """Headless Chromium (the system's) driven by Playwright; the test skips without them."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"web-{name}.png"), full_page=True)
+
+
+def open_organiser(page: Any) -> None:
+    """The organiser's card opened (its own toggle, closed on a fresh page), as a tap on it would."""
+    if not page.evaluate("document.getElementById('organiser').open"):
+        page.click("#organiser summary")

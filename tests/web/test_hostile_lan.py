@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.web.test_browser import Live, browser, open_live  # noqa: F401  (browser: the fixture)
+from tests.web.test_browser import Live, open_live
 
 ATTACK_S = 16.0
 ADDRESSES = [f"127.0.0.{i}" for i in range(2, 22)]  # 20 strangers

@@ -15,8 +15,8 @@ from companion.web.server import ServerThread
 from tests.table.test_house_session import EXPLODING as MOVES
 from tests.table.test_house_session import EXPLODING_WORDS as WORDS
 from tests.table.test_house_session import reading_of
-from tests.web.conftest import PIN
-from tests.web.test_browser import browser, page, shot  # noqa: F401 - fixtures
+from tests.web.conftest import PIN, shot
+from tests.web.test_browser import page  # noqa: F401 - the fixture
 
 
 def test_the_page_shows_both_boards_and_the_explosion_before_anything_is_removed(tmp_path, page):  # noqa: F811

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from companion.web.hub import Hub
+from companion.web.patch import apply_patch
 from companion.table.session import ActionError
 from tests.web.conftest import make_session
 
@@ -78,7 +79,16 @@ def test_the_document_is_the_same_over_the_stream_and_the_api(client, hub):
     sub = hub.subscribe()
     hub.call(lambda s, now: s.play(now, "8D", "HOUSE"))
     event = sub.queue.get_nowait().decode()
-    streamed = json.loads(event.split("data: ", 1)[1])
+    # The stream sends the change as a patch against the document it opened with.
+    streamed = apply_patch(json.loads(sub.first[1]), json.loads(event.split("data: ", 1)[1])["patch"])
     polled = client.get("/api/state").get_json()
     assert streamed == polled
     assert int(event.split("\n")[0].removeprefix("id: ")) == polled["version"]
+
+
+def test_every_hub_has_its_own_epoch_in_the_document(session, clock):
+    # A restarted server counts versions from 1 again: the epoch tells the page it is another life.
+    a, b = Hub(session, now_ms=clock), Hub(session, now_ms=clock)
+    assert a.version == b.version == 1
+    assert a.epoch != b.epoch
+    assert a.document_json()["epoch"] == a.epoch

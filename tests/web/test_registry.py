@@ -46,6 +46,7 @@ def test_a_registered_game_is_offered_and_played_on_the_page(tiny):
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(live.url)
             page.wait_for_selector("#live.ok")
+            page.click("#organiser summary")  # the organiser's controls: their own toggle
             page.fill("#pin", live.auth.pin)
             page.click("#login button")
             page.wait_for_selector("#admin", state="visible")

@@ -3,7 +3,9 @@ stream bound holds (503, and a freed place is taken again), downloads are what t
 
 from __future__ import annotations
 
+import gzip
 import http.client
+import zlib
 import json
 import time
 import xml.etree.ElementTree as ET
@@ -13,6 +15,7 @@ import pytest
 from companion.web.app import WebConfig, create_app
 from companion.web.auth import Auth
 from companion.web.hub import Hub
+from companion.web.patch import apply_patch
 from companion.web.server import ServerThread
 from tests.web.conftest import PIN, make_session
 
@@ -59,8 +62,42 @@ def test_a_stream_gets_a_snapshot_then_every_change(served):
     name, tick = next_event(resp)
     assert name == "time" and tick["server_time"] >= first["server_time"]
     hub.call(lambda s, now: s.play(now, "8D", "HOUSE"))
-    changed = next_snapshot(resp)
+    changed = next_change(resp, first)
     assert changed["version"] == first["version"] + 1 and changed["players"][0]["score"] == 24
+    assert changed == json.loads(hub.document()[1])
+    conn.close()
+
+
+def next_change(resp, shown: dict) -> dict:  # type: ignore[no-untyped-def]
+    """The document after the stream's next patch."""
+    while True:
+        name, data = next_event(resp)
+        if name == "patch":
+            assert data["base"] == shown["version"]
+            return apply_patch(shown, data["patch"])
+
+
+def test_the_stream_and_the_state_are_gzipped_for_a_browser_that_takes_it(served):
+    hub, server = served
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("GET", "/api/state", headers={"Accept-Encoding": "gzip, deflate"})
+    r = conn.getresponse()
+    body = r.read()
+    assert r.getheader("Content-Encoding") == "gzip"
+    assert json.loads(gzip.decompress(body)) == json.loads(hub.document()[1])
+    assert len(body) < len(hub.document()[1]) / 2
+    conn.request("GET", "/api/events", headers={"Accept-Encoding": "gzip"})
+    r = conn.getresponse()
+    assert r.getheader("Content-Encoding") == "gzip"
+    unpack = zlib.decompressobj(31)
+    text = b""
+    # Each event arrives whole at once (the compressor is flushed after each).
+    while b"event: time" not in text:
+        text += unpack.decompress(r.read1(65536))
+    assert b"event: snapshot" in text
+    hub.call(lambda s, now: s.play(now, "8D", "HOUSE"))
+    while b"event: patch" not in text:
+        text += unpack.decompress(r.read1(65536))
     conn.close()
 
 
@@ -104,5 +141,14 @@ def test_the_qr_code_and_the_gcg_download(served):
     r = conn.getresponse()
     text = r.read().decode()
     assert r.status == 200 and "attachment" in r.getheader("Content-Disposition")
-    assert ">Ann: 8D HOUSE +24 24" in text
+    assert ">Ann: HOUSE 8D HOUSE +24 24" in text  # the rack: the tiles played (not tracked)
     conn.close()
+
+
+def test_the_gcg_file_is_named_after_the_players_and_the_day():
+    from companion.web.app import gcg_filename
+
+    # 2026-11-27 12:00 UTC
+    assert gcg_filename(["Ann", "Bob"], 1_795_780_800_000) == "Ann-Bob-2026-11-27.gcg"
+    assert gcg_filename(["Zoë Ämter", "<x>"], 1_795_780_800_000) == "Zo_mter-x-2026-11-27.gcg"
+    assert gcg_filename(["", "Bob"], None).startswith("player1-Bob-")

@@ -15,12 +15,8 @@ from companion.core.move import placement_from_notation
 from companion.rules import stacking as rules
 from companion.table.stacking import start_stacking
 from tests.table.test_stacking_table import looks_like
-from tests.web.test_browser import (
-    ARTIFACTS,
-    CHROMIUM,
-    PHONE,
-    sync_api,
-)  # skips without Playwright or Chromium
+from tests.web.test_browser import sync_api  # skips without Playwright or Chromium
+from tests.web.conftest import ARTIFACTS, CHROMIUM, PHONE, open_organiser
 
 WORDS = frozenset({"MEN", "MAN", "AT", "NA"})
 
@@ -78,6 +74,7 @@ def test_the_marketplace_is_sold_by_taps_and_each_word_spelled_out():
             assert page.locator("g.piece.tile title", has_text="F8: M, a token").count() == 1
             page.screenshot(path=str(ARTIFACTS / "web-stacking-board.png"), full_page=True)
 
+            open_organiser(page)
             page.fill("#pin", live.auth.pin)
             page.click("#login button")
             page.wait_for_selector("#admin", state="visible")

@@ -10,11 +10,10 @@ import pytest
 from companion.core.move import format_square
 from companion.table.classic import TableSession
 from companion.table.store import open_store
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, open_organiser
 from tests.web.sim_table import SimTable
-from tests.web.test_browser import PHONE, browser, shot
+from tests.web.test_browser import PHONE, shot
 
-SHARED_FIXTURES = (browser,)  # test_browser.py's Chromium, one per module
 
 DE_WORDS = frozenset({"DÜS", "DÜSE", "SEE", "DÜSEN"})
 
@@ -98,6 +97,7 @@ def _started(t: SimTable) -> tuple[int, int]:
 
 
 def _login(page) -> None:  # type: ignore[no-untyped-def]
+    open_organiser(page)
     page.fill("#pin", PIN)
     page.click("#login button")
     page.wait_for_selector("#admin:not([hidden])")
@@ -157,13 +157,15 @@ def test_classic_question_exchange_pass_six_scoreless_turns_and_racks_entered(ph
         "#title Classic Scrabble at the companion's table",
         "#lexicon en",
         "#tile-set en",
-        f">{na}: 8D HOUSE +24 24",
-        f">{nb}: -3 +0 0",
-        f">{na}: - +0 24",
-        f">{nb}: - +0 0",
-        f">{na}: - +0 24",
-        f">{nb}: - +0 0",
-        f">{na}: - +0 24",
+        # The rack field (docs/web.md, "The GCG the companion writes"): a play's tiles where the
+        # rack before it is private, a ? for each tile not seen.
+        f">{na}: HOUSE 8D HOUSE +24 24",
+        f">{nb}: ??? -3 +0 0",
+        f">{na}: ? - +0 24",
+        f">{nb}: ? - +0 0",
+        f">{na}: ? - +0 24",
+        f">{nb}: ? - +0 0",
+        f">{na}: ? - +0 24",
         f">{na}: AAJKQXZ (AAJKQXZ) -43 -19",
         f">{nb}: EEEEEEE (EEEEEEE) -7 -7",
         f"#note Result: {nb} wins ({names[0]} {[-19, -7][a != 0]}, {names[1]} {[-19, -7][a != 1]})",
@@ -197,7 +199,7 @@ def test_classic_adjourned_resumed_and_ended_by_resignation(phone, classic_en):
     assert "wins" in page.inner_text(f"#players article:nth-child({a + 1})")
     gcg = t.call(lambda s, now: s.gcg())
     assert gcg.strip().endswith("\n".join([
-        f">{names[a]}: 8D HOUSE +24 24",
+        f">{names[a]}: HOUSE 8D HOUSE +24 24",
         f"#note Result: {names[b]} resigned. {names[a]} wins ({names[0]} {[24, 0][a != 0]}, {names[1]} {[24, 0][a != 1]})",
     ])), gcg
     # The log's last word on the game is its result.
@@ -228,7 +230,7 @@ def test_classic_a_challenge_in_each_mode(phone, tmp_path, mode):
             t.camera.lay({(7, 7): "E"})
             t.press(a, think_ms=10_000)
             _rows(page, 1)
-            tail = [f">{na}: 8D HOUSE +24 24"]
+            tail = [f">{na}: HOUSE 8D HOUSE +24 24"]
         else:
             t.camera.lay(HOUSS if mode == "single" else HOUSE)
             t.press(a, think_ms=30_000)
@@ -242,15 +244,15 @@ def test_classic_a_challenge_in_each_mode(phone, tmp_path, mode):
                 _rows(page, 2)
                 t.camera.take_off(list(HOUSS))
                 t.press(b, think_ms=5_000)
-                tail = [f">{na}: 8D HOUSS +24 24", f">{na}: -- -24 0", f">{nb}: - +0 0"]
+                tail = [f">{na}: HOUSS 8D HOUSS +24 24", f">{na}: HOUSS -- -24 0", f">{nb}: ? - +0 0"]
             elif mode == "double":  # HOUSE stands; Bob loses his turn: Ann again
                 assert t.call(lambda s, now: (s.state.to_move, sorted(s.clocks.on_move()))) == (a, [a])
                 t.press(a, think_ms=5_000)
-                tail = [f">{na}: 8D HOUSE +24 24", f">{na}: - +0 24"]
+                tail = [f">{na}: HOUSE 8D HOUSE +24 24", f">{na}: ? - +0 24"]
             else:  # HOUSE stands: 5 points to Ann
                 _rows(page, 2)
                 t.press(b, think_ms=5_000)
-                tail = [f">{na}: 8D HOUSE +24 24", f">{na}: (challenge) +5 29", f">{nb}: - +0 0"]
+                tail = [f">{na}: HOUSE 8D HOUSE +24 24", f">{na}: ? (challenge) +5 29", f">{nb}: ? - +0 0"]
         rows = len(tail)
         _rows(page, rows)
         gcg = t.call(lambda s, now: s.gcg())
@@ -425,7 +427,9 @@ def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
         page.click("#resign")
         page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
         gcg = t.call(lambda s, now: s.gcg())
-        played = [line.rsplit(" ", 1)[0] for line in gcg.splitlines() if line.startswith(">Bob:") and "+" in line]
+        # Each Bob line without its rack field (the tiles it laid) and its running total.
+        played = [" ".join(line.rsplit(" ", 1)[0].split(" ")[:1] + line.rsplit(" ", 1)[0].split(" ")[2:])
+                  for line in gcg.splitlines() if line.startswith(">Bob:") and "+" in line]
         assert played == [m for m in shown_moves if m.startswith(">")], gcg
         assert "#note Result: Ann resigned. Bob wins" in gcg
         assert wrong_once  # (else the misplaced tile was never tried)

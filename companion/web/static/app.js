@@ -103,7 +103,48 @@ function render(next) {
   drawStacking();
   drawActions();
   drawClocks();
+  drawBoardText();
+  drawPool();
+  announceNewest();
   document.body.dataset.version = String(doc.version);
+}
+
+// --- for screen readers ----------------------------------------------------------------------
+// The board as text, a row a line (the SVG is hidden from them: one image, a run of letters);
+// the newest verdict alone is read out, once.
+
+function boardRows(b) {
+  const rows = [];
+  for (let r = 0; r < b.rows; r++) rows.push([]);
+  for (const sq of b.squares) {
+    let what = "";
+    if (sq.kind === "tile") what = sq.blank ? `blank as ${sq.letter}` : sq.letter;
+    else if (sq.kind === "back") what = "a tile face down";
+    else if (sq.token) what = "a token";
+    if (what) rows[sq.row].push(`${squareName(sq.row, sq.col)} ${what}`);
+  }
+  return rows.map((items, r) => `Row ${r + 1}: ${items.length ? items.join(", ") : "empty"}`);
+}
+
+function drawBoardText() {
+  const box = $("board-text");
+  box.replaceChildren();
+  for (const b of (doc.boards && doc.boards.length ? doc.boards : [doc.board])) {
+    box.append(el("h2", {}, b.title || "The board"));
+    const list = el("ol", { class: "board-rows" });
+    for (const line of boardRows(b)) list.append(el("li", {}, line));
+    box.append(list);
+  }
+}
+
+let announced = null;
+function announceNewest() {
+  const newest = doc.verdicts[0];
+  const key = newest ? `${doc.epoch}:${newest.id}:${newest.message}` : null;
+  if (key === announced) return;
+  const first = announced === null;
+  announced = key;
+  if (!first && newest) $("announce").textContent = newest.message;  // not the history on opening
 }
 
 function drawPlayers() {
@@ -183,10 +224,13 @@ function inkFor(fill) {
 }
 
 function drawBoard() {
-  drawBoardInto(doc.board, $("board"), $("board-title"));
+  if (viewing !== null && !(doc.history[viewing] && doc.history[viewing].tiles)) viewing = null;
+  const b = viewing === null ? doc.board : boardAfter(viewing);
+  drawBoardInto(b, $("board"), $("board-title"));
   const caption = $("board-caption");
-  caption.hidden = !doc.board.title;
-  caption.textContent = doc.board.title || "";
+  caption.hidden = !b.title;
+  caption.textContent = b.title ? (viewing === null ? b.title : `${b.title} (tap it again for now)`) : "";
+  document.body.classList.toggle("viewing-past", viewing !== null);
 }
 
 function drawBoardInto(b, board, title) {
@@ -236,8 +280,9 @@ function drawBoardInto(b, board, title) {
   for (const [r, c] of b.asked || []) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "asked", "data-square": squareName(r, c) }));
   }
+  const lastClass = b.highlight_kind === "withdrawn" ? "last withdrawn" : "last";
   for (const [r, c] of b.highlight) {
-    board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: "last", "data-square": squareName(r, c) }));
+    board.append(svg("rect", { x: MARGIN + c * CELL + 1.5, y: MARGIN + r * CELL + 1.5, width: CELL - 3, height: CELL - 3, class: lastClass, "data-square": squareName(r, c) }));
   }
   if (labelled) {
     board.append(svg("text", { x: w / 2, y: h - 5, class: "preview-label", "text-anchor": "middle" }, b.preview.label));
@@ -333,7 +378,8 @@ function drawStacking() {
 // button sending the tiles typed to /api/admin/action.
 function drawActions() {
   const offered = doc.actions || [];
-  $("actions").hidden = offered.length === 0;
+  // The organiser's actions: never shown to a spectator.
+  $("actions").hidden = offered.length === 0 || !admin;
   const box = $("action-buttons");
   const shown = Array.from(box.children).map((b) => b.dataset.action).join(" ");
   if (shown === offered.map((a) => a.name).join(" ")) return;
@@ -381,6 +427,12 @@ function drawSquare(sq) {
   return g;
 }
 
+// A play's word as players read it: the letters it played through in brackets, RE(L)IgION
+// (the server's `shown`), GCG's dotted form only from a server without it.
+function moveWord(m) {
+  return m.shown || m.word;
+}
+
 function drawLastMove() {
   const box = $("last-move");
   box.replaceChildren();
@@ -395,7 +447,14 @@ function drawLastMove() {
     box.append(words);
     return;
   }
-  box.append(el("p", { class: "move-head" }, `${who}: ${m.position} ${m.word}  +${m.points}`));
+  if (m.kind === "withdrawn") {
+    // The play came off: said so, its squares outlined on the board (empty now).
+    const squares = m.squares.map(([r, c]) => squareName(r, c)).join(" ");
+    box.append(el("p", { class: "move-head withdrawn" },
+      `${who}: ${m.position} ${moveWord(m)} came off (${m.withdrawn_points}), squares ${squares}`));
+    return;
+  }
+  box.append(el("p", { class: "move-head" }, `${who}: ${m.position} ${moveWord(m)}  +${m.points}`));
   const list = el("ul", { class: "breakdown" });
   for (const w of m.words) {
     const parts = w.letters.map((l) => {
@@ -461,6 +520,8 @@ function drawQuestion() {
   const box = $("question-list");
   box.replaceChildren();
   if (!q) return;
+  // Read out through the page's one live region (only the newest thing said is announced).
+  $("announce").textContent = q.asks.map((a) => a.text).join(" ");
   box.append(el("p", { class: "muted" }, `${doc.players[q.player].name}'s move waits for the answer.`));
   for (const a of q.asks) {
     const div = el("div", { class: "ask", "data-ask": a.square });
@@ -574,11 +635,14 @@ async function answer(data) {
   }
 }
 
+// The referee's list in the order things happened, each numbered by its place in the game
+// (the document lists the newest first); the newest is scrolled into view.
 function drawVerdicts() {
   const list = $("verdicts");
   list.replaceChildren();
-  for (const v of doc.verdicts) {
+  for (const v of [...doc.verdicts].reverse()) {
     const li = el("li", { class: `verdict ${v.kind}` });
+    if (v.id !== undefined) li.value = v.id;
     if (v.words && v.words.length && (v.kind === "refused" || v.kind === "withdrawn" || v.kind === "turn-lost")) {
       li.append(el("strong", { class: "bad-word" }, v.words.join(", ")));
       li.append(document.createTextNode(" "));
@@ -587,6 +651,7 @@ function drawVerdicts() {
     if (v.squares && v.squares.length) li.append(el("span", { class: "muted" }, ` (${v.squares.map(([r, c]) => squareName(r, c)).join(" ")})`));
     list.append(li);
   }
+  list.scrollTop = list.scrollHeight;
 }
 
 function drawHistory() {
@@ -600,11 +665,11 @@ function drawHistory() {
     tr.append(el("td", {}, doc.players[row.player].name));
     let what = row.what;  // Scrabble House: the move in words
     if (what === undefined) switch (row.kind) {
-      case "play": what = `${row.position} ${row.word}`; break;
+      case "play": what = `${row.position} ${moveWord(row)}`; break;
       case "pass": what = "pass"; break;
       case "turn-lost": what = "turn lost"; break;
       case "exchange": what = `exchange ${row.tiles || row.count}`; break;
-      case "withdrawn": what = "play withdrawn"; break;
+      case "withdrawn": what = row.position ? `${row.position} ${moveWord(row)} withdrawn` : "play withdrawn"; break;
       case "challenge-bonus": what = "challenge bonus"; break;
       case "end-rack-points": what = `racks (${row.tiles})`; break;
       case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
@@ -613,8 +678,77 @@ function drawHistory() {
     tr.append(el("td", {}, what));
     tr.append(el("td", { class: "num" }, row.points === undefined ? "" : (row.points > 0 ? "+" : "") + row.points));
     tr.append(el("td", { class: "num" }, row.total === undefined ? "" : String(row.total)));
+    tr.append(el("td", { class: "num time" }, timeUsed(n - 1)));
+    if (row.kind === "play" && row.tiles) {
+      // Tap (or Enter) a move: the board as it was after it.
+      tr.tabIndex = 0;
+      tr.classList.add("pickable");
+      tr.setAttribute("aria-label", `Show the board after move ${n}`);
+      const index = n - 1;
+      tr.addEventListener("click", () => showMove(index));
+      tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); showMove(index); } });
+    }
+    if (viewing === n - 1) tr.classList.add("viewing");
     body.append(tr);
   }
+}
+
+// --- history: the board after a move, the time each move took -------------------------------
+
+let viewing = null;  // the index in doc.history of the move whose board is shown, or null: now
+
+// The time a move took: from the previous move's entry to this one's (the thinking and any
+// challenge window), as the table's clock saw them.
+function timeUsed(i) {
+  const h = doc.history;
+  if (h[i].at_ms === undefined || i === 0 || h[i - 1].at_ms === undefined) return "";
+  if (h[i].kind !== "play" && h[i].kind !== "pass" && h[i].kind !== "exchange") return "";
+  return formatMs(Math.max(0, h[i].at_ms - h[i - 1].at_ms));
+}
+
+// The board after move i: the plays up to it that stood (a play followed by its withdrawal
+// never happened on the board).
+function boardAfter(i) {
+  const squares = [];
+  const h = doc.history;
+  for (let k = 0; k <= i; k++) {
+    const row = h[k];
+    if (row.kind !== "play" || !row.tiles) continue;
+    if (k + 1 <= i && h[k + 1].kind === "withdrawn") continue;
+    for (const [r, c, letter, blank] of row.tiles) {
+      squares.push({ row: r, col: c, kind: "tile", letter, blank, value: blank ? 0 : (tileValue(letter)), rotation: 0, height: 1 });
+    }
+  }
+  return { ...doc.board, squares, highlight: h[i].tiles.map(([r, c]) => [r, c]), highlight_kind: "play",
+           corrected: [], preview: null, title: `After move ${i + 1}: ${doc.players[h[i].player].name} ${h[i].position} ${moveWord(h[i])}` };
+}
+
+function tileValue(letter) {
+  for (const sq of doc.board.squares) if (sq.kind === "tile" && !sq.blank && sq.letter === letter) return sq.value;
+  for (const row of doc.history) for (const w of row.words || []) for (const l of w.letters) if (!l.blank && l.letter === letter) return l.value;
+  return "";
+}
+
+function showMove(i) {
+  viewing = viewing === i ? null : i;
+  drawBoard();
+  drawHistory();
+}
+
+// Unseen tiles (bag and racks, as the board leaves them) and the spread.
+function drawPool() {
+  const box = $("pool");
+  if (!box) return;
+  const g = doc.game;
+  const parts = [];
+  if (g.unseen !== undefined) parts.push(`Unseen (${g.unseen.length}): ${g.unseen.replace(/(.)\1*/g, (m) => m + " ").trim()}`);
+  const scored = doc.players.filter((p) => p.score !== null && p.score !== undefined);
+  if (scored.length >= 2) {
+    const sorted = [...scored].sort((a, b) => b.score - a.score);
+    const spread = sorted[0].score - sorted[1].score;
+    parts.push(spread === 0 ? "Spread: level" : `Spread: ${sorted[0].name} +${spread}`);
+  }
+  box.textContent = parts.join(" · ");
 }
 
 let choicesFor = null;
@@ -685,8 +819,11 @@ function showSettings() {
 
 // --- live updates --------------------------------------------------------------------------
 
+// A document replaces the one shown when it is newer, or when it comes from another life of
+// the server (its epoch): a restarted server counts its versions from 1 again, and its state is
+// the true one, however small its version.
 function accept(next) {
-  if (doc && next.version < doc.version) return;  // an older document arriving late
+  if (doc && next.epoch === doc.epoch && next.version < doc.version) return;  // an older document arriving late
   render(next);
 }
 
@@ -702,11 +839,27 @@ function connect() {
   source.addEventListener("snapshot", (e) => {
     const next = JSON.parse(e.data);
     setServerTime(next.server_time);
+    heard();
     accept(next);
     setLive("live", true);
     stopPolling();
   });
-  source.addEventListener("time", (e) => setServerTime(JSON.parse(e.data).server_time));
+  source.addEventListener("patch", (e) => {
+    const change = JSON.parse(e.data);
+    const next = patched(change);
+    if (next === undefined) return;  // already shown
+    if (next === null) { resync(); return; }
+    setServerTime(next.server_time);
+    heard();
+    accept(next);
+    setLive("live", true);
+  });
+  source.addEventListener("time", (e) => {
+    const t = JSON.parse(e.data);
+    setServerTime(t.server_time);
+    if (t.keepalive_ms) keepaliveMs = t.keepalive_ms;
+    heard();
+  });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) {
       // Refused (too many streams) or gone: poll, and try the stream again later.
@@ -719,15 +872,60 @@ function connect() {
   };
 }
 
+// --- lighter updates ---------------------------------------------------------------------------
+// After the first document the stream sends each change as a patch against the one before
+// (companion/web/patch.py says the form). A patch that does not follow the document shown (a
+// stream that missed one) brings the whole document again.
+
+function applyPatch(target, patch) {
+  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+  if ("$list" in patch) {
+    const old = Array.isArray(target) ? target : [];
+    const out = [];
+    for (const op of patch.$list) {
+      if (Array.isArray(op)) out.push(...old.slice(op[0], op[0] + op[1]));
+      else if ("~" in op) out.push(applyPatch(old[op["~"][0]], op["~"][1]));
+      else out.push(...op["+"]);
+    }
+    return out;
+  }
+  const out = target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v && typeof v === "object" && v.$delete === true) delete out[k];
+    else out[k] = applyPatch(out[k], v);
+  }
+  return out;
+}
+
+// The document a change makes of the one shown; undefined: nothing new; null: it does not follow.
+function patched(change) {
+  if (!doc || change.epoch !== doc.epoch) return null;
+  if (change.base < doc.version) return undefined;
+  if (change.base !== doc.version) return null;
+  return applyPatch(doc, change.patch);
+}
+
+function resync() {
+  if (source) { source.close(); source = null; }
+  connect();
+}
+
 async function poll() {
+  const wasOffline = pollFailed;
   try {
-    const r = await fetch("/api/state", { cache: "no-store" });
+    // A poll that hangs (a stalled connection) is given up, so that the next one can go.
+    const r = await fetch("/api/state", { cache: "no-store", signal: AbortSignal.timeout(POLL_MS * 2) });
     if (!r.ok) throw new Error(r.status);
     const next = await r.json();
     setServerTime(Number(r.headers.get("X-Server-Time")) || next.server_time);
+    pollFailed = false;
+    heard();
     accept(next);
     setLive("updating every 2 s", true);
+    // The server is back after an outage (a restart): the stream again at once.
+    if (wasOffline && !source) connect();
   } catch (err) {
+    pollFailed = true;
     setLive("offline: retrying", false);
   }
 }
@@ -740,6 +938,42 @@ function startPolling() {
 
 function stopPolling() {
   if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+}
+
+// --- the keep-alive watchdog -----------------------------------------------------------------
+// A connection can stall without closing (a Wi-Fi drop, a proxy that stops forwarding): the
+// stream then neither errs nor delivers. The server sends an event at least every keep-alive
+// period; after one and a half periods without one the page says so (a banner, the clocks
+// dimmed: they are guesses now) and opens a new stream, again every few seconds until one
+// answers.
+
+let keepaliveMs = 10000;     // the server's keep-alive period (its `time` events say it)
+let lastHeard = performance.now();
+let lastReconnect = 0;
+let pollFailed = false;
+const RECONNECT_EVERY_MS = 5000;
+
+function heard() {
+  lastHeard = performance.now();
+  if (document.body.classList.contains("stale")) {
+    document.body.classList.remove("stale");
+    $("lost").hidden = true;
+  }
+}
+
+function watchdog() {
+  const silent = performance.now() - lastHeard;
+  if (silent <= keepaliveMs * 1.5) return;
+  if (!document.body.classList.contains("stale")) {
+    document.body.classList.add("stale");
+    $("lost").hidden = false;
+    setLive("connection lost", false);
+  }
+  $("lost-for").textContent = `${Math.round(silent / 1000)} s`;
+  if (performance.now() - lastReconnect < RECONNECT_EVERY_MS) return;
+  lastReconnect = performance.now();
+  if (source) { source.close(); source = null; }
+  connect();
 }
 
 // --- the organiser -------------------------------------------------------------------------
@@ -759,6 +993,7 @@ function setAdmin(on) {
   admin = on;
   $("admin").hidden = !on;
   $("login").hidden = on;
+  if (doc) drawActions();
 }
 
 function say(text, bad) {
@@ -937,4 +1172,5 @@ document.addEventListener("DOMContentLoaded", () => {
   showPageUrl();
   connect();
   setInterval(drawClocks, 200);
+  setInterval(watchdog, 250);
 });
