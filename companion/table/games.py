@@ -36,7 +36,7 @@ from companion.table.session import PRESETS, TILESETS, ActionError, time_control
 from companion.table.snapshot import classic_document
 from companion.table.stacking import StackingSession, start_stacking
 from companion.table.stacking_snapshot import stacking_document
-from companion.table.store import DamagedLog, GameStore, StoredEvent
+from companion.table.store import GAME_STARTS, DamagedLog, GameStore, StoredEvent, starts_games
 
 LexiconFor = Callable[[str], Container[str]]
 
@@ -50,6 +50,9 @@ class Game:
     session: ClassVar[type]  # the table session: its ``game`` is ``name``
     view: ClassVar[Callable[[Any, int], dict[str, Any]]]  # the page's document of a session at a time
     log_kind: ClassVar[str]  # the kind of a game's first event in the game log
+    # Which event of that kind starts a game: an SQL condition on its JSON ``payload`` (None:
+    # any event of the kind). The log finds the game in progress by it (GameStore.current_game).
+    log_start: ClassVar[str | None] = None
     tilesets: ClassVar[tuple[str, ...]] = TILESETS
     grid: ClassVar[int] = 15
     boards: ClassVar[int] = 1  # boards on the table, one camera and one loop each
@@ -115,12 +118,15 @@ def register(game: type[Game]) -> type[Game]:
     if game.name in GAMES and GAMES[game.name] is not game:
         raise ValueError(f"a game named {game.name!r} is registered already")
     GAMES[game.name] = game
+    starts_games(game.log_kind, game.log_start)
     return game
 
 
 def unregister(name: str) -> None:
     """Takes a game out of the registry (a test's made-up game)."""
-    GAMES.pop(name, None)
+    game = GAMES.pop(name, None)
+    if game is not None and all(g.log_kind != game.log_kind for g in GAMES.values()):
+        GAME_STARTS.pop(game.log_kind, None)
 
 
 def find_game(name: Any) -> type[Game]:
@@ -274,6 +280,7 @@ class Classic(Game):
     session = ClassicSession
     view = staticmethod(classic_document)
     log_kind = "entry"
+    log_start = "json_extract(payload, '$.entry.event.type') = 'started'"
     challenge_modes = tuple(m.value for m in classic_rules.ChallengeMode)
     settings = ("names", "control", "challenge", "tileset", "seed", "computers")
     config_keys = frozenset({"challenge"})
@@ -336,6 +343,7 @@ class House(Game):
     session = HouseSession
     view = staticmethod(house_document)
     log_kind = "house"
+    log_start = "json_extract(payload, '$.type') = 'started'"
     boards = 2
     seats = (4, 4)
     challenge_modes = ("void", "consent")  # consent: rule 9, a challenge ends the match
@@ -407,6 +415,7 @@ class Dungeon(Game):
     session = DungeonSession
     view = staticmethod(dungeon_document)
     log_kind = "dungeon"
+    log_start = "json_extract(payload, '$.op') = 'start'"
     seats = (1, 1)
     clocks = False
     settings = ("names", "tileset", "seed", "objects", "dice")
@@ -441,6 +450,7 @@ class Stacking(Game):
     session = StackingSession
     view = staticmethod(stacking_document)
     log_kind = "stacking"
+    log_start = "json_extract(payload, '$.op') = 'start'"
     clocks = False  # the text has no clock
     settings = ("names", "tileset", "seed", "length")
     actions = {
