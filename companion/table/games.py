@@ -21,6 +21,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from companion.core.errors import CompanionError, one_line
+from companion.core.gcg import LETTERED_ROWS, GameRecord
+from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
 from companion.rules import house as house_rules
@@ -29,6 +31,7 @@ from companion.rules import stacking as stacking_rules
 from companion.table.classic import ClassicSession, TableSession
 from companion.table.dungeon import DungeonSession, start_dungeon
 from companion.table.dungeon_snapshot import dungeon_document
+from companion.table.hints import HintReport, classic_hints, scrabble3_hints
 from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
 from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
@@ -66,6 +69,13 @@ class Game:
     # called as method(now_ms, tiles).
     actions: ClassVar[dict[str, str]] = {}
     from_page: ClassVar[bool] = True  # the page's new-game form can start one
+    # GCG records: the #game-type values that name this game (`gcg rescore` then plays it by
+    # its rules without --game); plain_records: a record that names no such game is this one's.
+    record_types: ClassVar[tuple[str, ...]] = ()
+    plain_records: ClassVar[bool] = False
+    # How `companion demo --game NAME` plays it at the simulated table: "module:attribute" of a
+    # demo player in companion/sim (named, not imported: the table imports no simulation).
+    demo: ClassVar[str | None] = None
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
@@ -103,6 +113,25 @@ class Game:
         return first.kind == cls.log_kind
 
     @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        """``companion gcg rescore``: every event of ``record`` scored again by this game's rules
+        (``tileset``: the one asked for, else the record's). A hook: a game without it has no
+        records to rescore."""
+        raise NotImplementedError
+
+    @classmethod
+    def record_notes(cls, record: GameRecord, tileset: str) -> list[str]:
+        """What a reader of the rescored record should know of this game's reading of it."""
+        return []
+
+    @classmethod
+    def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
+             source: str) -> HintReport:
+        """``companion hint``: the best moves before ``turn`` (default: the last) by this game's
+        rules. A hook: a game without it gives no hints."""
+        raise NotImplementedError
+
+    @classmethod
     def form(cls, current: bool = False) -> dict[str, Any]:
         """The game as the page's new-game form offers it."""
         return {"name": cls.name, "title": cls.title, "available": cls.from_page or current,
@@ -134,6 +163,35 @@ def find_game(name: Any) -> type[Game]:
     if not isinstance(name, str) or name not in GAMES:
         raise ActionError(f"no game {name!r} (known: {', '.join(GAMES)})")
     return GAMES[name]
+
+
+def provides(game: type[Game], hook: str) -> bool:
+    """Whether ``game`` has the hook (a method it overrides, or an attribute it sets)."""
+    own, base = getattr(game, hook, None), getattr(Game, hook, None)
+    if callable(base):
+        return getattr(own, "__func__", own) is not getattr(base, "__func__", base)
+    return own is not None
+
+
+def having(hook: str) -> list[str]:
+    """The names of the games that have ``hook`` (a command's --game choices)."""
+    return [name for name, game in GAMES.items() if provides(game, hook)]
+
+
+def named_game(record: GameRecord) -> type[Game] | None:
+    """The game a GCG record's #game-type names, None when it names none registered."""
+    named = (record.game_type or "").strip().lower()
+    return next((g for g in GAMES.values() if named in g.record_types), None)
+
+
+def record_game(record: GameRecord) -> type[Game]:
+    """The game a GCG record is played by: the one its #game-type names, else the plain records' game."""
+    game = named_game(record)
+    if game is None:
+        game = next((g for g in GAMES.values() if g.plain_records), None)
+    if game is None or not provides(game, "rescore"):
+        raise CompanionError(f"no game rescores a record of game type {one_line(record.game_type or '')!r}")
+    return game
 
 
 def game_of(session: Any) -> type[Game] | None:
@@ -284,6 +342,17 @@ class Classic(Game):
     challenge_modes = tuple(m.value for m in classic_rules.ChallengeMode)
     settings = ("names", "control", "challenge", "tileset", "seed", "computers")
     config_keys = frozenset({"challenge"})
+    plain_records = True
+    demo = "companion.sim.demos:CLASSIC"
+
+    @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        return rescore(record, choose_tileset(record, tileset), source)
+
+    @classmethod
+    def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
+             source: str) -> HintReport:
+        return classic_hints(record, turn=turn, rack=rack, top=top, tileset=tileset, source=source)
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
@@ -393,6 +462,30 @@ class Scrabble3(Game):
     seats = (2, 4)
     settings = ("names", "control", "seed", "deal", "stretch", "final_racks", "scoop")
     actions = {"racks": "enter_racks"}
+    demo = "companion.sim.demos:SCRABBLE3"
+
+    @classmethod
+    def scoring(cls, record: GameRecord, tileset: str | None) -> tuple[TileSetChoice, GameScoring]:
+        """The tile set and the scoring of a Scrabble III record: its own 298-tile set, the 21x21
+        board, and its #scrabble3 note lines for pick-offs and blank swaps."""
+        from companion.rules.scrabble3_gcg import Scrabble3Scoring, options_of
+
+        if tileset not in (None, scrabble3_rules.TILESET):
+            raise CompanionError(f"--game {cls.name} plays with the {scrabble3_rules.TILESET} tile set, not {tileset}")
+        if record.orientation == LETTERED_ROWS:
+            raise CompanionError("a Scrabble III record letters its columns (#orientation lettered-rows is not taken)")
+        return TileSetChoice(scrabble3_rules.TILESET, f"--game {cls.name}"), Scrabble3Scoring(options_of(record))
+
+    @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        choice, scoring = cls.scoring(record, tileset)
+        return rescore(record, choice, source, game=scoring)
+
+    @classmethod
+    def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
+             source: str) -> HintReport:
+        return scrabble3_hints(record, cls.scoring(record, tileset), turn=turn, rack=rack, top=top, source=source,
+                               name=cls.name)
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
@@ -456,6 +549,22 @@ class Stacking(Game):
     actions = {
         "buy": "buy", "redraw": "redraw", "pass": "pass_turn", "concede": "concede", "name": "name_wild",
     }
+    record_types = ("stacking",)  # its records' #game-type (rules/stacking_record.py)
+    demo = "companion.sim.demos:STACKING"
+
+    @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        from companion.rules.stacking_record import rescore_stacking
+
+        return rescore_stacking(record, choose_tileset(record, tileset), source)
+
+    @classmethod
+    def record_notes(cls, record: GameRecord, tileset: str) -> list[str]:
+        from companion.rules.stacking_record import options_of, options_text
+
+        options, seed = options_of(record, tileset)
+        seeded = f", seed {seed}" if seed is not None else ""
+        return [f"stacking game: {options_text(options)}{seeded}"]
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
