@@ -6,8 +6,9 @@ A :class:`Game` names a game's pieces: its rules module (``rules/<game>.py``), i
 need to know of it: tile sets, grid, boards (one camera each), seats, clocks, the settings the
 page's new-game form and ``companion serve`` take, the keys it reads from the configuration
 file, the organiser's actions the page offers for it, and how its games are told apart in the
-game log. ``companion run``, ``serve`` and ``demo``, the page's new-game form and the
-configuration read this registry; nothing else branches on a game's name.
+game log. ``companion run``, ``serve`` and ``demo``, ``gcg rescore`` and ``hint``, the page's
+new-game form, the configuration and the game log read this registry; a game's optional hooks
+(``rescore``, ``hint``, ``demo``) decide which commands offer it.
 
 Adding a game: its rules module, its session (and view), and one subclass here, decorated with
 :func:`register`.
