@@ -16,7 +16,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from companion.commands.demo import SHARED_GAME
+from companion.sim.demos import SHARED_GAME
 from companion.core.gcg import decode_gcg, parse_gcg
 from companion.rules.rescore import choose_tileset
 from companion.table.table import Press

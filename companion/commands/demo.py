@@ -13,23 +13,16 @@ from __future__ import annotations
 
 import argparse
 import time
-from importlib import resources
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.core.gcg import describe, read_record
-from companion.core.gcg import GameRecord, decode_gcg, parse_gcg
+from companion.core.gcg import describe
 from companion.core.errors import CompanionError
 from companion.lexicon import load_lexicon
-from companion.rules.rescore import choose_tileset, rescore
-
-# A real game: Doug v Emely from Macondo's tests (a phony withdrawn, a blank, rack points).
-SHARED_GAME = Path(__file__).resolve().parents[2] / ".." / "shared" / "games" / "macondo" / "gcgio_doug_v_emely.gcg"
-
-
-# The game a GCG record holds (the registry's name): the demo plays it.
-RECORDED = "classic"
+from companion.rules.rescore import choose_tileset
+from companion.sim import demos
+from companion.table import games
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,10 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds to keep serving the page after the last move (default: until Ctrl-C)")
     p.add_argument("--referee", action="store_true",
                    help="only referee the record and print it (the demo before the table existed)")
-    p.add_argument("--game", dest="game_name", choices=("classic", "scrabble3", "stacking"), default="classic",
-                   help="classic: a recorded game (the default); scrabble3: a Scrabble III record (the built-in "
-                        "one unless GCG names one, docs/scrabble3.md); stacking: three computer players play the "
-                        "stacking game the companion deals")
+    players = {name: demos.player(games.GAMES[name].demo) for name in games.having("demo")}  # type: ignore[arg-type]
+    p.add_argument("--game", dest="game_name", choices=list(players), default="classic",
+                   help="; ".join(f"{name}: {player.help}" for name, player in players.items()))
     p.add_argument("--seed", type=int, default=1, help="with --game stacking: the deal's seed (default 1)")
     p.add_argument("--length", choices=("short", "normal", "long"), default="short",
                    help="with --game stacking: the game's length (default short)")
@@ -85,34 +77,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _default_game() -> tuple[str, bytes]:
-    if SHARED_GAME.is_file():
-        return str(SHARED_GAME.resolve()), SHARED_GAME.read_bytes()
-    sample = resources.files("companion").joinpath("data", "sample.gcg")
-    return "built-in sample game", sample.read_bytes()
-
-
 def run(args: argparse.Namespace) -> int:
     if args.delay is not None and args.delay < 0:
         raise CompanionError("--delay must not be negative")
-    if getattr(args, "game_name", "classic") == "stacking":
-        if args.game is not None or args.serve or args.referee or args.boards or args.camera:
-            raise CompanionError("--game stacking plays a dealt game at the table: no GCG file, --serve, "
-                                 "--referee, --boards or --camera")
-        return _stacking(args)
-    if getattr(args, "game_name", "classic") == "scrabble3":
-        if args.serve or args.referee or args.boards or args.camera:
-            raise CompanionError("--game scrabble3 plays its record at the table: no --serve, --referee, "
-                                 "--boards or --camera")
-        return _scrabble3_table(args)
+    game = games.find_game(getattr(args, "game_name", "classic"))
+    player = demos.player(game.demo)  # type: ignore[arg-type]
+    player.check(game.name, args)
     if getattr(args, "serve", False):
-        return _serve(args)
+        return _serve(args, game)
     if not (args.referee or args.boards or args.camera):
-        return _table(args)
+        return _table(args, game, player)
     args.delay = args.delay or 0.0
-    source, record = _record(args)
-    choice = choose_tileset(record)
-    result = rescore(record, choice, source)
+    source, record = demos.recorded(args.game)
+    result = game.rescore(record, None, source)
+    choice = result.tileset
     lexicon = load_lexicon(choice.name) if choice.name in ("en", "de", "super3") else None
     names = [p.name or p.nick for p in record.players]
     print(f"Refereeing {source}: {' v '.join(names)} (tile set {choice.name})")
@@ -154,23 +132,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record(args: argparse.Namespace) -> tuple[str, GameRecord]:
-    """The record the demo plays: the one given, else the default game; and where it came from."""
-    if args.game is not None:
-        return str(args.game), read_record(args.game)
-    source, data = _default_game()
-    return source, parse_gcg(decode_gcg(data, source), source)
-
-
-def _serve(args: argparse.Namespace) -> int:
+def _serve(args: argparse.Namespace, game: type[games.Game]) -> int:
     """The recorded game played on the live page, one event every ``--delay`` seconds."""
     from companion.commands.serve import serving
     from companion.sim.record import names_of, steps
-    from companion.table.games import find_game
     from companion.table.session import ActionError
 
-    source, record = _record(args)
-    game = find_game(RECORDED)
+    source, record = demos.recorded(args.game)
     choice = choose_tileset(record)
     if choice.name not in game.tilesets:
         raise CompanionError(f"the live page plays {' and '.join(game.tilesets)} games; this record is {choice.name}")
@@ -210,63 +178,16 @@ def _pace(args: argparse.Namespace) -> None:
         raise CompanionError("--pace must not be negative")
 
 
-def _table(args: argparse.Namespace) -> int:
-    """The recorded game played at a simulated table through the whole table loop."""
-    from companion.sim.tabledemo import Demo
-    from companion.sim.record import names_of
-
-    _pace(args)
-    if args.hands < 0:
-        raise CompanionError("--hands must not be negative")
-    from companion.table.games import find_game
-
-    source, record = _record(args)
-    choice = choose_tileset(record)
-    tilesets = find_game(RECORDED).tilesets
-    if choice.name not in tilesets:
-        raise CompanionError(f"the table plays {' and '.join(tilesets)} games; this record is {choice.name}")
-    trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
-    demo = Demo(record, choice.name, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
-                sim_time=args.sim_time, hands_every=args.hands, trace=trace,
-                fresh_log=args.fresh_log)
-    print(f"ready {demo.resumed_at}", flush=True)
-    final = _at_table(demo, args, source, ending=lambda f: "Game over" if f["over"] else "End of the record")
-    print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
-    return 0
-
-
-def _stacking(args: argparse.Namespace) -> int:
-    """The stacking game at a simulated table: three computer players, dealt from ``--seed``."""
-    from companion.sim.stackingdemo import StackingDemo
-
+def _table(args: argparse.Namespace, game: type[games.Game], player: demos.DemoPlayer) -> int:
+    """The game played at a simulated table through the whole table loop, as its demo player
+    (companion/sim/demos.py) sets it."""
     _pace(args)
     trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
-    demo = StackingDemo(["Ann", "Bob", "Cy"], seed=args.seed, length=args.length, data_dir=args.data_dir,
-                        truth=args.truth_readings, sim_time=args.sim_time, trace=trace)
-    print(f"ready {demo.session.game_id}", flush=True)
-    final = _at_table(demo, args, "the stacking game")
-    print(f"game over: {final['end']}" if final["over"] else "stopped", flush=True)
-    print("final " + ", ".join(str(x) for x in final["scores"]), flush=True)
-    return 0
-
-
-def _scrabble3_table(args: argparse.Namespace) -> int:
-    """A Scrabble III record played at the simulated table (companion/sim/scrabble3demo.py)."""
-    from companion.sim.record import names_of
-    from companion.sim.scrabble3demo import Scrabble3Demo, sample_record
-
-    _pace(args)
-    if args.game is not None:
-        source, record = str(args.game), read_record(args.game)
-    else:
-        source, record = sample_record()
-    trace = (lambda line: print(f"trace {line}", flush=True)) if args.trace else None
-    demo = Scrabble3Demo(record, names_of(record), data_dir=args.data_dir, truth=args.truth_readings,
-                         sim_time=args.sim_time, trace=trace)
-    print(f"ready {demo.resumed_at}", flush=True)
-    final = _at_table(demo, args, source, ending=lambda f: "Game over" if f["over"] else "End of the record")
-    print("final " + ", ".join(str(x) for x in final["scores"]) + "; PPT " + ", ".join(str(x) for x in final["ppt"]),
-          flush=True)
+    run = player.start(game, args, trace)
+    print(f"ready {run.ready}", flush=True)
+    final = _at_table(run.demo, args, run.what, ending=run.ending)
+    for line in run.finals(final):
+        print(line, flush=True)
     return 0
 
 

@@ -18,14 +18,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from companion.core.errors import CompanionError
 from companion.core.gcg import LETTERED_ROWS, GameRecord, describe, read_record
 from companion.core.tiles import tileset_names
-from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
-
-# The games whose records can be rescored: the classic rules, Scrabble III's (its #scrabble3
-# note lines), or the stacking game's extension.
-GAMES = ("classic", "scrabble3", "stacking")
+from companion.rules.rescore import Rescore
+from companion.table import games
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     r.add_argument(
         "--game",
-        choices=GAMES,
+        choices=games.having("rescore"),
         help="the rules to score by (default: stacking for a record with '#game-type stacking', else "
         "classic; scrabble3: the 21x21 board, its bonuses, and the #scrabble3 note lines for pick-offs "
         "and blank swaps, see docs/scrabble3.md)",
@@ -64,37 +60,14 @@ def run_rescore(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     record = read_record(args.file)
-    game = args.game or ("stacking" if (record.game_type or "").strip().lower() == "stacking" else "classic")
-    if game == "stacking":
-        from companion.rules.stacking_record import rescore_stacking
-
-        result = rescore_stacking(record, choose_tileset(record, args.tileset), str(args.file))
-    else:
-        choice, scoring = game_scoring(record, game, args.tileset)
-        result = rescore(record, choice, str(args.file), game=scoring)
+    game = games.find_game(args.game) if args.game else games.record_game(record)
+    result = game.rescore(record, args.tileset, str(args.file))
     if args.json:
         json.dump(to_json(result, str(args.file)), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         print_table(result, str(args.file), sys.stdout)
     return 0 if result.agrees else 1
-
-
-def game_scoring(
-    record: GameRecord, game: str, tileset: str | None
-) -> tuple[TileSetChoice, GameScoring | None]:
-    """The tile set and the game's scoring for ``--game``: the classic game chooses its tile set
-    from the record; Scrabble III has its own 298-tile set and board."""
-    if game == "classic":
-        return choose_tileset(record, tileset), None
-    from companion.rules import scrabble3
-    from companion.rules.scrabble3_gcg import Scrabble3Scoring, options_of
-
-    if tileset not in (None, scrabble3.TILESET):
-        raise CompanionError(f"--game scrabble3 plays with the {scrabble3.TILESET} tile set, not {tileset}")
-    if record.orientation == LETTERED_ROWS:
-        raise CompanionError("a Scrabble III record letters its columns (#orientation lettered-rows is not taken)")
-    return TileSetChoice(scrabble3.TILESET, "--game scrabble3"), Scrabble3Scoring(options_of(record))
 
 
 # --- presentation ------------------------------------------------------------------------------
@@ -110,12 +83,9 @@ def header_notes(result: Rescore) -> list[str]:
             "the board is the standard one transposed; the premium squares are symmetric, "
             "the scores the same"
         )
-    if (record.game_type or "").strip().lower() == "stacking":
-        from companion.rules.stacking_record import options_of, options_text
-
-        options, seed = options_of(record, result.tileset.name)
-        seeded = f", seed {seed}" if seed is not None else ""
-        notes.append(f"stacking game: {options_text(options)}{seeded}")
+    named = games.named_game(record)
+    if named is not None:
+        notes += named.record_notes(record, result.tileset.name)
     nicks = [p.nick for p in record.players]
     for nick in sorted({n for n in nicks if nicks.count(n) > 1}):
         notes.append(f"players share the nickname {nick!r}: events are attributed by turn order")

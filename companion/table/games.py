@@ -6,8 +6,9 @@ A :class:`Game` names a game's pieces: its rules module (``rules/<game>.py``), i
 need to know of it: tile sets, grid, boards (one camera each), seats, clocks, the settings the
 page's new-game form and ``companion serve`` take, the keys it reads from the configuration
 file, the organiser's actions the page offers for it, and how its games are told apart in the
-game log. ``companion run``, ``serve`` and ``demo``, the page's new-game form and the
-configuration read this registry; nothing else branches on a game's name.
+game log. ``companion run``, ``serve`` and ``demo``, ``gcg rescore`` and ``hint``, the page's
+new-game form, the configuration and the game log read this registry; a game's optional hooks
+(``rescore``, ``hint``, ``demo``) decide which commands offer it.
 
 Adding a game: its rules module, its session (and view), and one subclass here, decorated with
 :func:`register`.
@@ -21,6 +22,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from companion.core.errors import CompanionError, one_line
+from companion.core.gcg import LETTERED_ROWS, GameRecord
+from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
 from companion.rules import house as house_rules
@@ -29,6 +32,7 @@ from companion.rules import stacking as stacking_rules
 from companion.table.classic import ClassicSession, TableSession
 from companion.table.dungeon import DungeonSession, start_dungeon
 from companion.table.dungeon_snapshot import dungeon_document
+from companion.table.hints import HintReport, classic_hints, scrabble3_hints
 from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
 from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
@@ -36,7 +40,7 @@ from companion.table.session import PRESETS, TILESETS, ActionError, time_control
 from companion.table.snapshot import classic_document
 from companion.table.stacking import StackingSession, start_stacking
 from companion.table.stacking_snapshot import stacking_document
-from companion.table.store import DamagedLog, GameStore, StoredEvent
+from companion.table.store import GAME_STARTS, DamagedLog, GameStore, StoredEvent, starts_games
 
 LexiconFor = Callable[[str], Container[str]]
 
@@ -50,6 +54,9 @@ class Game:
     session: ClassVar[type]  # the table session: its ``game`` is ``name``
     view: ClassVar[Callable[[Any, int], dict[str, Any]]]  # the page's document of a session at a time
     log_kind: ClassVar[str]  # the kind of a game's first event in the game log
+    # Which event of that kind starts a game: an SQL condition on its JSON ``payload`` (None:
+    # any event of the kind). The log finds the game in progress by it (GameStore.current_game).
+    log_start: ClassVar[str | None] = None
     tilesets: ClassVar[tuple[str, ...]] = TILESETS
     grid: ClassVar[int] = 15
     boards: ClassVar[int] = 1  # boards on the table, one camera and one loop each
@@ -63,6 +70,13 @@ class Game:
     # called as method(now_ms, tiles).
     actions: ClassVar[dict[str, str]] = {}
     from_page: ClassVar[bool] = True  # the page's new-game form can start one
+    # GCG records: the #game-type values that name this game (`gcg rescore` then plays it by
+    # its rules without --game); plain_records: a record that names no such game is this one's.
+    record_types: ClassVar[tuple[str, ...]] = ()
+    plain_records: ClassVar[bool] = False
+    # How `companion demo --game NAME` plays it at the simulated table: "module:attribute" of a
+    # demo player in companion/sim (named, not imported: the table imports no simulation).
+    demo: ClassVar[str | None] = None
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
@@ -100,6 +114,25 @@ class Game:
         return first.kind == cls.log_kind
 
     @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        """``companion gcg rescore``: every event of ``record`` scored again by this game's rules
+        (``tileset``: the one asked for, else the record's). A hook: a game without it has no
+        records to rescore."""
+        raise NotImplementedError
+
+    @classmethod
+    def record_notes(cls, record: GameRecord, tileset: str) -> list[str]:
+        """What a reader of the rescored record should know of this game's reading of it."""
+        return []
+
+    @classmethod
+    def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
+             source: str) -> HintReport:
+        """``companion hint``: the best moves before ``turn`` (default: the last) by this game's
+        rules. A hook: a game without it gives no hints."""
+        raise NotImplementedError
+
+    @classmethod
     def form(cls, current: bool = False) -> dict[str, Any]:
         """The game as the page's new-game form offers it."""
         return {"name": cls.name, "title": cls.title, "available": cls.from_page or current,
@@ -115,12 +148,15 @@ def register(game: type[Game]) -> type[Game]:
     if game.name in GAMES and GAMES[game.name] is not game:
         raise ValueError(f"a game named {game.name!r} is registered already")
     GAMES[game.name] = game
+    starts_games(game.log_kind, game.log_start)
     return game
 
 
 def unregister(name: str) -> None:
     """Takes a game out of the registry (a test's made-up game)."""
-    GAMES.pop(name, None)
+    game = GAMES.pop(name, None)
+    if game is not None and all(g.log_kind != game.log_kind for g in GAMES.values()):
+        GAME_STARTS.pop(game.log_kind, None)
 
 
 def find_game(name: Any) -> type[Game]:
@@ -128,6 +164,35 @@ def find_game(name: Any) -> type[Game]:
     if not isinstance(name, str) or name not in GAMES:
         raise ActionError(f"no game {name!r} (known: {', '.join(GAMES)})")
     return GAMES[name]
+
+
+def provides(game: type[Game], hook: str) -> bool:
+    """Whether ``game`` has the hook (a method it overrides, or an attribute it sets)."""
+    own, base = getattr(game, hook, None), getattr(Game, hook, None)
+    if callable(base):
+        return getattr(own, "__func__", own) is not getattr(base, "__func__", base)
+    return own is not None
+
+
+def having(hook: str) -> list[str]:
+    """The names of the games that have ``hook`` (a command's --game choices)."""
+    return [name for name, game in GAMES.items() if provides(game, hook)]
+
+
+def named_game(record: GameRecord) -> type[Game] | None:
+    """The game a GCG record's #game-type names, None when it names none registered."""
+    named = (record.game_type or "").strip().lower()
+    return next((g for g in GAMES.values() if named in g.record_types), None)
+
+
+def record_game(record: GameRecord) -> type[Game]:
+    """The game a GCG record is played by: the one its #game-type names, else the plain records' game."""
+    game = named_game(record)
+    if game is None:
+        game = next((g for g in GAMES.values() if g.plain_records), None)
+    if game is None or not provides(game, "rescore"):
+        raise CompanionError(f"no game rescores a record of game type {one_line(record.game_type or '')!r}")
+    return game
 
 
 def game_of(session: Any) -> type[Game] | None:
@@ -274,9 +339,21 @@ class Classic(Game):
     session = ClassicSession
     view = staticmethod(classic_document)
     log_kind = "entry"
+    log_start = "json_extract(payload, '$.entry.event.type') = 'started'"
     challenge_modes = tuple(m.value for m in classic_rules.ChallengeMode)
     settings = ("names", "control", "challenge", "tileset", "seed", "computers")
     config_keys = frozenset({"challenge"})
+    plain_records = True
+    demo = "companion.sim.demos:CLASSIC"
+
+    @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        return rescore(record, choose_tileset(record, tileset), source)
+
+    @classmethod
+    def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
+             source: str) -> HintReport:
+        return classic_hints(record, turn=turn, rack=rack, top=top, tileset=tileset, source=source)
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
@@ -336,6 +413,7 @@ class House(Game):
     session = HouseSession
     view = staticmethod(house_document)
     log_kind = "house"
+    log_start = "json_extract(payload, '$.type') = 'started'"
     boards = 2
     seats = (4, 4)
     challenge_modes = ("void", "consent")  # consent: rule 9, a challenge ends the match
@@ -385,6 +463,30 @@ class Scrabble3(Game):
     seats = (2, 4)
     settings = ("names", "control", "seed", "deal", "stretch", "final_racks", "scoop")
     actions = {"racks": "enter_racks"}
+    demo = "companion.sim.demos:SCRABBLE3"
+
+    @classmethod
+    def scoring(cls, record: GameRecord, tileset: str | None) -> tuple[TileSetChoice, GameScoring]:
+        """The tile set and the scoring of a Scrabble III record: its own 298-tile set, the 21x21
+        board, and its #scrabble3 note lines for pick-offs and blank swaps."""
+        from companion.rules.scrabble3_gcg import Scrabble3Scoring, options_of
+
+        if tileset not in (None, scrabble3_rules.TILESET):
+            raise CompanionError(f"--game {cls.name} plays with the {scrabble3_rules.TILESET} tile set, not {tileset}")
+        if record.orientation == LETTERED_ROWS:
+            raise CompanionError("a Scrabble III record letters its columns (#orientation lettered-rows is not taken)")
+        return TileSetChoice(scrabble3_rules.TILESET, f"--game {cls.name}"), Scrabble3Scoring(options_of(record))
+
+    @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        choice, scoring = cls.scoring(record, tileset)
+        return rescore(record, choice, source, game=scoring)
+
+    @classmethod
+    def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
+             source: str) -> HintReport:
+        return scrabble3_hints(record, cls.scoring(record, tileset), turn=turn, rack=rack, top=top, source=source,
+                               name=cls.name)
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
@@ -407,6 +509,7 @@ class Dungeon(Game):
     session = DungeonSession
     view = staticmethod(dungeon_document)
     log_kind = "dungeon"
+    log_start = "json_extract(payload, '$.op') = 'start'"
     seats = (1, 1)
     clocks = False
     settings = ("names", "tileset", "seed", "objects", "dice")
@@ -441,11 +544,28 @@ class Stacking(Game):
     session = StackingSession
     view = staticmethod(stacking_document)
     log_kind = "stacking"
+    log_start = "json_extract(payload, '$.op') = 'start'"
     clocks = False  # the text has no clock
     settings = ("names", "tileset", "seed", "length")
     actions = {
         "buy": "buy", "redraw": "redraw", "pass": "pass_turn", "concede": "concede", "name": "name_wild",
     }
+    record_types = ("stacking",)  # its records' #game-type (rules/stacking_record.py)
+    demo = "companion.sim.demos:STACKING"
+
+    @classmethod
+    def rescore(cls, record: GameRecord, tileset: str | None, source: str) -> Rescore:
+        from companion.rules.stacking_record import rescore_stacking
+
+        return rescore_stacking(record, choose_tileset(record, tileset), source)
+
+    @classmethod
+    def record_notes(cls, record: GameRecord, tileset: str) -> list[str]:
+        from companion.rules.stacking_record import options_of, options_text
+
+        options, seed = options_of(record, tileset)
+        seeded = f", seed {seed}" if seed is not None else ""
+        return [f"stacking game: {options_text(options)}{seeded}"]
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,

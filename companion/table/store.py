@@ -359,16 +359,13 @@ class GameStore:
         return [StoredEvent(s, g, k, json.loads(p), w, a) for s, g, k, p, w, a in rows.fetchall()]
 
     def current_game(self) -> str | None:
-        """The game of the last game started (any game: a classic one's start entry, the
-        dungeon's start, a House match's, a Scrabble III game's, a stacking game's), or None when
-        the log is empty."""
-        row = self.db.execute(
-            "SELECT game FROM events WHERE (kind = 'entry' AND json_extract(payload, '$.entry.event.type') = 'started') "
-            "OR (kind = 'dungeon' AND json_extract(payload, '$.op') = 'start') "
-            "OR (kind = 'house' AND json_extract(payload, '$.type') = 'started') "
-            "OR kind = 'scrabble3' "
-            "OR (kind = 'stacking' AND json_extract(payload, '$.op') = 'start') "
-            "ORDER BY seq DESC LIMIT 1").fetchone()
+        """The game of the last game started (any registered game's start event, as
+        :func:`starts_games` was told them), or None when the log is empty."""
+        if not GAME_STARTS:
+            return None
+        where = " OR ".join(f"(kind = ? AND ({cond}))" if cond else "kind = ?" for cond in GAME_STARTS.values())
+        row = self.db.execute(f"SELECT game FROM events WHERE {where} ORDER BY seq DESC LIMIT 1",
+                              tuple(GAME_STARTS)).fetchone()
         return row[0] if row else None
 
     def last(self) -> StoredEvent | None:
@@ -377,6 +374,17 @@ class GameStore:
             return None
         s, g, k, p, w, a = row
         return StoredEvent(s, g, k, json.loads(p), w, a)
+
+
+# The event that starts a game, by its kind: an SQL condition on the event's ``payload`` (None:
+# every event of the kind). The game registry fills it (``Game.log_start``), so the log knows
+# every game's start without naming one.
+GAME_STARTS: dict[str, str | None] = {}
+
+
+def starts_games(kind: str, condition: str | None) -> None:
+    """Tells the log that an event of ``kind`` meeting ``condition`` starts a game."""
+    GAME_STARTS[kind] = condition
 
 
 def open_store(data_dir: Path | None = None, *, fresh_log: bool = False) -> GameStore:

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from companion.cli import main
-from companion.commands import demo
+from companion.sim import demos as demo  # the demo players: where the default record is found
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
