@@ -40,7 +40,7 @@ from companion.rules.dungeon import (
     setup_from_json,
 )
 from companion.table.store import GameStore, StoredEvent
-from companion.table.session import UNREADABLE, CameraOnly, LoggedGame
+from companion.table.session import CameraOnly, LoggedGame
 from companion.vision.reading import BoardReading, CellReading
 from companion.table.session import FEED_KEPT, MAX_NAME, TILESETS, ActionError, display_name
 
@@ -69,6 +69,8 @@ class DungeonSession(CameraOnly, LoggedGame):
     """One solo dungeon game with its log. ``store`` None: nothing is logged (a page without a
     table). ``generator_for(tileset)``: the move generator of the word list, for the trapped
     check (default: the engine's for the lexicon)."""
+
+    KIND = KIND  # the log's kind, for CameraOnly's press
 
     game = "dungeon"
     seats = 1  # type: ignore[assignment]
@@ -200,29 +202,22 @@ class DungeonSession(CameraOnly, LoggedGame):
 
     # -- the table's turn --
 
-    def press(self, player: int, at_ms: int) -> str:
-        """The player's button: ``judge`` (look at the board now) or ``ignored: why``."""
+    def _press_refused(self, player: int) -> str | None:
         if player != 0:
-            return "ignored: the dungeon has one player"
+            return "the dungeon has one player"
         if self.phase == OVER:
-            return "ignored: the game is over"
+            return "the game is over"
         if self.pending_press is not None:
-            return "ignored: the last press is still being judged"
+            return "the last press is still being judged"
         if self.phase == RACK:
             self._say("question", "Draw seven tiles and enter them on the page before you press")
-            return "ignored: the rack is not entered"
-        self.pending_press = {"player": 0, "at": self._at(at_ms)}
-        self._store_event(KIND, {"op": "press"}, self._latest)
-        self.revision += 1
-        return "judge"
+            return "the rack is not entered"
+        return None
 
-    def judge(self, now_ms: int, reading: BoardReading | None) -> dict[str, Any]:
-        """The verdict on the pending press, from the stable board the camera gave (None: none)."""
-        if self.pending_press is None:
-            return {"kind": "nothing to judge"}
-        at = self._at(now_ms)
-        if reading is None:
-            return self._question(at, [UNREADABLE])
+    def _press_payload(self, player: int) -> dict[str, Any]:
+        return {"op": "press"}  # one player: the stored press names none
+
+    def _judge_reading(self, at: int, reading: BoardReading) -> dict[str, Any]:
         if self.phase == SETUP:
             return self._check_setup(at, reading)
         return self._move(at, reading, {}, {})

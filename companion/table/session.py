@@ -191,6 +191,30 @@ class CameraOnly:
     def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
         raise ActionError("set the tile right on the board and press again: the camera reads it", 409)
 
+    # The turn at the table, one skeleton for both games (each a LoggedGame): a press is logged
+    # and then judged from the camera's stable board; what differs is who may press
+    # (``_press_refused``), what the logged press says (``_press_payload``) and how a reading is
+    # judged (``_judge_reading``).
+
+    def press(self, player: int, at_ms: int) -> str:
+        """A player's button: ``judge`` (look at the board now) or ``ignored: why``."""
+        refused = self._press_refused(player)
+        if refused is not None:
+            return f"ignored: {refused}"
+        self.pending_press = {"player": player, "at": self._at(at_ms)}
+        self._store_event(self.KIND, self._press_payload(player), self._latest)
+        self.revision += 1
+        return "judge"
+
+    def judge(self, now_ms: int, reading: Any) -> dict[str, Any]:
+        """The verdict on the pending press, from the stable board the camera gave (None: none)."""
+        if self.pending_press is None:
+            return {"kind": "nothing to judge"}
+        at = self._at(now_ms)
+        if reading is None:
+            return self._question(at, [UNREADABLE])
+        return self._judge_reading(at, reading)
+
 
 UNREADABLE = "the board could not be read: is a hand over it? Clear the board's view and press again"
 

@@ -41,7 +41,6 @@ from companion.table.session import (
     FEED_KEPT,
     MAX_NAME,
     TILESETS,
-    UNREADABLE,
     ActionError,
     CameraOnly,
     LoggedGame,
@@ -65,6 +64,8 @@ def tiles_to_take(tiles: Sequence[str], rainbows: Sequence[str] = ()) -> str:
 
 class StackingSession(CameraOnly, LoggedGame):
     """One stacking game with its log. ``store`` None: nothing is logged (a page without a table)."""
+
+    KIND = KIND  # the log's kind, for CameraOnly's press
 
     game = "stacking"
 
@@ -169,28 +170,21 @@ class StackingSession(CameraOnly, LoggedGame):
 
     # -- the table's turn --
 
-    def press(self, player: int, at_ms: int) -> str:
-        """A player's button: ``judge`` (look at the board now) or ``ignored: why``."""
+    def _press_refused(self, player: int) -> str | None:
         if self.state.over:
-            return "ignored: the game is over"
+            return "the game is over"
         if not 0 <= player < len(self.names):
-            return f"ignored: there is no player {player + 1}"
+            return f"there is no player {player + 1}"
         if player != self.state.to_move:
-            return f"ignored: {self.names[self.state.to_move]} is to move"
+            return f"{self.names[self.state.to_move]} is to move"
         if self.pending_press is not None:
-            return "ignored: the last press is still being judged"
-        self.pending_press = {"player": player, "at": self._at(at_ms)}
-        self._store_event(KIND, {"op": "press", "player": player}, self._latest)
-        self.revision += 1
-        return "judge"
+            return "the last press is still being judged"
+        return None
 
-    def judge(self, now_ms: int, reading: BoardReading | None) -> dict[str, Any]:
-        """The verdict on the pending press, from the stable board the camera gave (None: none)."""
-        if self.pending_press is None:
-            return {"kind": "nothing to judge"}
-        at = self._at(now_ms)
-        if reading is None:
-            return self._question(at, [UNREADABLE])
+    def _press_payload(self, player: int) -> dict[str, Any]:
+        return {"op": "press", "player": player}
+
+    def _judge_reading(self, at: int, reading: BoardReading) -> dict[str, Any]:
         self._store_event(KIND, {"op": "look", "reading": reading_to_json(reading)}, at)
         return self._look(at, reading)
 

@@ -12,7 +12,8 @@ test naming the square and what was read."""
 from __future__ import annotations
 
 from companion.core.move import format_square
-from companion.table.dungeon import UNREADABLE, DungeonSession
+from companion.table.dungeon import DungeonSession
+from companion.table.session import UNREADABLE
 from companion.rules.dungeon import DEAD, ESCAPED
 from companion.table.store import open_store
 from companion.sim.truth import SimClock
