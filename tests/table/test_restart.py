@@ -13,7 +13,10 @@ restart costs the player on move is tested in tests/table/test_store.py.
 
 from __future__ import annotations
 
+import pytest
+
 from bench.restart import differences, killed, uninterrupted
+from companion.sim.demos import SHARED_GAME
 
 
 def test_sigkill_at_100_random_moments_loses_nothing(tmp_path):
@@ -27,6 +30,8 @@ def test_sigkill_at_100_random_moments_loses_nothing(tmp_path):
     assert differences(clean.summary, got.summary) == []  # board, scores, history, GCG; clocks within 1 s
 
 
+@pytest.mark.skipif(not SHARED_GAME.is_file(),
+                    reason=f"needs {SHARED_GAME} (../shared absent): 20 kills need the long record's presses")
 def test_sigkill_at_20_random_moments_through_the_reader_loses_nothing(tmp_path):
     # The uninterrupted reference is the truth's run: the reader, uninterrupted, reads the whole
     # game right (python -m bench restart runs both and says so), and a run killed 20 times must

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.venue.screen import Screen
@@ -55,6 +56,8 @@ def check_every_game(sub: Subscriber, venue) -> None:
         assert board["board"] == t.demo.session.state.board.to_text().splitlines()
 
 
+@pytest.mark.skipif(not SHARED_GAMES.is_dir(), reason=f"needs {SHARED_GAMES} (../shared absent): the package's "
+                    "one short game is over before a table can be cut off for a minute of play")
 def test_thirty_tables_every_move_in_order_once_through_a_broker_restart_and_a_cut_cable(broker, tmp_path):
     from companion.sim.venuedemo import Venue, recorded_games
 

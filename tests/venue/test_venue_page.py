@@ -60,6 +60,8 @@ def venue_page(tmp_path_factory):
         broker.stop()
 
 
+@pytest.mark.skipif(not SHARED_GAMES.is_dir(), reason=f"needs {SHARED_GAMES} (../shared absent): the recorded "
+                    "games to their ends")
 def test_the_export_holds_every_game_and_the_results(venue_page):
     venue, sub, app, _ = venue_page
     client = app.test_client()
