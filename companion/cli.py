@@ -1,7 +1,7 @@
 """The ``companion`` command. Each group of subcommands lives in ``companion/commands/``.
 
 Every failure a user can cause ends as one line on stderr and a non-zero exit: a
-:class:`CompanionError` (bad input) exits 2, an interrupted command 130. Only a bug escapes as
+:class:`CompanionError` (bad input) exits 2, a :class:`ConfigError` (a bad configuration file) 78, an interrupted command 130. Only a bug escapes as
 a traceback.
 """
 
@@ -13,7 +13,7 @@ from typing import Sequence
 
 from companion import __version__
 from companion.commands import COMMANDS
-from companion.core.errors import CompanionError
+from companion.core.errors import CONFIG_EXIT, CompanionError, ConfigError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except ConfigError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return CONFIG_EXIT
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2

@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.core.errors import CONFIG_EXIT
+
 from companion.core.errors import CompanionError
 from companion.vision.imagesize import MAX_IMAGE_PIXELS, image_size
 
@@ -26,8 +28,9 @@ def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[s
                           input=None if stdin is None else stdin.decode())
 
 
-def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], proc.stderr[-2000:])
+def one_line_error(proc: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    """The one line of a refusal; ``code`` 78 (CONFIG_EXIT) for a bad configuration file."""
+    assert proc.returncode == code, (proc.returncode, proc.stdout[-500:], proc.stderr[-2000:])
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     return lines[0]
@@ -162,7 +165,7 @@ def test_house_explode_reads_a_bom_and_refuses_a_huge_file_unread(tmp_path, monk
 def test_a_clock_setting_that_is_not_finite(tmp_path, value):
     cfg = tmp_path / "table.toml"
     cfg.write_text(f"[clock]\nstages = [{{ minutes = {value} }}]\n")
-    line = one_line_error(run("run", "--config", str(cfg), "--mock"))
+    line = one_line_error(run("run", "--config", str(cfg), "--mock"), CONFIG_EXIT)
     assert line.startswith(f"companion: {cfg}: clock.stages[0].minutes: a number, not ")
 
 
@@ -194,12 +197,12 @@ def test_a_name_with_a_nul_is_refused_and_the_gcg_stays_readable(tmp_path):
     assert run("gcg", "rescore", str(gcg)).returncode == 0
     cfg = tmp_path / "table.toml"
     cfg.write_text('[game]\nnames = ["A\\u0000n", "Bob"]\n')
-    assert "game.names" in one_line_error(run("run", "--config", str(cfg), "--mock"))
+    assert "game.names" in one_line_error(run("run", "--config", str(cfg), "--mock"), CONFIG_EXIT)
 
 
 def test_a_huge_configuration_file_is_refused_unread(tmp_path):
     cfg = tmp_path / "table.toml"
     with open(cfg, "wb") as f:  # 300 MB, sparse
         f.truncate(300 << 20)
-    assert one_line_error(run("run", "--config", str(cfg), "--mock")) == \
+    assert one_line_error(run("run", "--config", str(cfg), "--mock"), CONFIG_EXIT) == \
         f"companion: {cfg}: larger than 256 KB: not a configuration file"

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.table.config import CameraConfig, Config, default_path, load_config
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, ConfigError
 from companion.pi.notify import notify, watchdog_interval_s
 
 
@@ -108,7 +108,7 @@ def _camera_ready(cfg: Config, key: str, cam: CameraConfig, service: bool) -> An
     try:
         profile = load_profile(Path(cam.profile).expanduser()) if cam.profile else None
     except CompanionError as exc:
-        raise CompanionError(f"{cfg.source}: {key}.profile: {exc}") from None
+        raise ConfigError(f"{cfg.source}: {key}.profile: {exc}") from None
     try:
         if cam.source == "folder":
             FolderSource(Path(cam.folder).expanduser()).close()
@@ -124,14 +124,14 @@ def _camera_ready(cfg: Config, key: str, cam: CameraConfig, service: bool) -> An
 
 def _seen_by_service(cfg: Config, key: str, path: str) -> None:
     if path.startswith("~"):
-        raise CompanionError(f"{cfg.source}: {key}: {path}: the service's ~ is {SERVICE_HOME}, not yours: "
+        raise ConfigError(f"{cfg.source}: {key}: {path}: the service's ~ is {SERVICE_HOME}, not yours: "
                              "write the whole path")
     if not os.path.isabs(path):
-        raise CompanionError(f"{cfg.source}: {key}: {path}: the service would look for it in {SERVICE_HOME}: "
+        raise ConfigError(f"{cfg.source}: {key}: {path}: the service would look for it in {SERVICE_HOME}: "
                              "write the whole path")
     hidden = next((h for h in HIDDEN_FROM_SERVICE if path == h or path.startswith(h + "/")), None)
     if hidden is not None:
-        raise CompanionError(f"{cfg.source}: {key}: {path} is under {hidden}, which the service cannot see "
+        raise ConfigError(f"{cfg.source}: {key}: {path} is under {hidden}, which the service cannot see "
                              "(ProtectHome=yes): move it to /etc/companion or /var/lib/companion")
 
 
@@ -226,7 +226,7 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         # through its board's face of the one hub.
         hubs = [BoardHub(live.hub, i) for i in range(session.boards)] if session.boards > 1 else [live.hub]
         if len(hubs) != len(cameras):
-            raise CompanionError(f"{cfg.source}: game.boards: the game in progress ({session.game}) is not what the "
+            raise ConfigError(f"{cfg.source}: game.boards: the game in progress ({session.game}) is not what the "
                                  "configuration's cameras are for")
         tables = [Table(hub, camera, view.wrap(i, reader_analyser(tileset, session.grid, profile)),
                         trace=lambda line, i=i: print(f"table{'' if len(hubs) == 1 else i + 1}: {line}", flush=True))

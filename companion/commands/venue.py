@@ -9,7 +9,7 @@ import signal
 import threading
 from pathlib import Path
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, ConfigError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,16 +42,16 @@ def _broker(args: argparse.Namespace):
 
     host, _, port = args.broker.rpartition(":")
     if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise CompanionError(f"--broker: HOST:PORT, like 192.168.1.10:1883, not {args.broker!r}")
+        raise ConfigError(f"--broker: HOST:PORT, like 192.168.1.10:1883, not {args.broker!r}")
     if args.password_file is not None:
         try:
             password = args.password_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
-            raise CompanionError(f"{args.password_file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+            raise ConfigError(f"{args.password_file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     else:
         password = os.environ.get("COMPANION_VENUE_PASSWORD", "")
     if args.ca_file and not Path(args.ca_file).is_file():
-        raise CompanionError(f"--ca-file: no such file: {args.ca_file}")
+        raise ConfigError(f"--ca-file: no such file: {args.ca_file}")
     return BrokerConfig(host, int(port), args.username, password, args.ca_file)
 
 
@@ -62,9 +62,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.table.publish.topics import check_event
     from waitress.server import create_server
 
-    event = check_event(args.event)
+    # The service's options (systemd/companion-venue.service) are its configuration: refused with
+    # ConfigError's exit 78, which the unit does not restart into.
+    try:
+        event = check_event(args.event)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
     if not 0 <= args.port <= 65535:
-        raise CompanionError(f"--port: from 0 to 65535, not {args.port}")
+        raise ConfigError(f"--port: from 0 to 65535, not {args.port}")
     broker = _broker(args)
     sub = Subscriber(broker, Screen(event), say=lambda line: print(line, flush=True)).start()
     try:

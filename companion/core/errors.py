@@ -5,6 +5,16 @@ class CompanionError(Exception):
     """A bad input or a state the user must fix; the CLI prints it as one line and exits non-zero."""
 
 
+class ConfigError(CompanionError):
+    """The configuration file is wrong. Exits 78 (sysexits' EX_CONFIG), not 2, so that systemd's
+    ``RestartPreventExitStatus=78`` stops a service that would only fail the same way again: a
+    mistyped key must not restart every two seconds for ever, while a camera that stops giving
+    frames (exit 2) is still restarted."""
+
+
+CONFIG_EXIT = 78
+
+
 MESSAGE_CHARS = 200  # of a foreign text (a bad line, another library's error) in a one-line message
 
 

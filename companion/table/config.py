@@ -27,7 +27,7 @@ from companion.clock.engine import (
     scrabble,
 )
 from companion.clock.pins import DEFAULT_PINS, HEADER, MAX_PLAYERS, PinMap
-from companion.core.errors import CompanionError
+from companion.core.errors import ConfigError
 from companion.pi.mount import FOCUS_CM, LIVE_SIZE
 from companion.rules.classic import ChallengeMode
 from companion.table.games import GAMES, Game, for_table
@@ -216,16 +216,16 @@ def load_config(path: Path | None = None) -> Config:
     name = str(path)
     if not path.exists():
         if explicit:
-            raise CompanionError(f"{name}: no such configuration file")
+            raise ConfigError(f"{name}: no such configuration file")
         return Config()
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_CONFIG_BYTES + 1)
         if len(data) > MAX_CONFIG_BYTES:
-            raise CompanionError(f"{name}: larger than {MAX_CONFIG_BYTES // 1024} KB: not a configuration file")
+            raise ConfigError(f"{name}: larger than {MAX_CONFIG_BYTES // 1024} KB: not a configuration file")
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CompanionError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise ConfigError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_config(text, name)
 
 
@@ -233,7 +233,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CompanionError(f"{name}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{name}: not valid TOML: {exc}") from None
     r = _Reader(name)
     r.known(doc, "", {"game", "clock", "dice", "pins", "camera", "camera2", "web", "venue"})
     game = r.table(doc, "game", {"name", "players", "boards", "tileset", "names"}
@@ -249,7 +249,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     players = r.integer(game, "game.players", 2, 1, MAX_PLAYERS)
     boards = r.integer(game, "game.boards", 1, 1, 2)
     if players % boards:
-        raise CompanionError(f"{name}: game.boards: {players} players cannot share {boards} boards evenly")
+        raise ConfigError(f"{name}: game.boards: {players} players cannot share {boards} boards evenly")
     chosen = _game(r, game, players, boards)
 
     kind = r.choice(clock, "clock.kind", "countdown", ("countdown", "stopwatch"))
@@ -257,7 +257,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     control = None
     if kind == "stopwatch":
         if players != 1 or boards != 1:
-            raise CompanionError(f"{name}: clock.kind: a stopwatch is for one player (game.players = 1)")
+            raise ConfigError(f"{name}: clock.kind: a stopwatch is for one player (game.players = 1)")
     else:
         overtime = None
         if r.boolean(clock, "clock.overtime", True):
@@ -269,10 +269,10 @@ def parse_config(text: str, name: str = "config") -> Config:
 
     count = r.integer(dice, "dice.count", 2, 0, 100)
     if count not in DICE_COUNTS:
-        raise CompanionError(f"{name}: dice.count: 2 or 4 dice, not {count}")
+        raise ConfigError(f"{name}: dice.count: 2 or 4 dice, not {count}")
     seed = dice.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
-        raise CompanionError(f"{name}: dice.seed: a text or a whole number, not {seed!r}")
+        raise ConfigError(f"{name}: dice.seed: a text or a whole number, not {seed!r}")
 
     pin_map = _pins(r, pins, players)
     tileset = r.choice(game, "game.tileset", "en", chosen.tilesets)
@@ -282,17 +282,17 @@ def parse_config(text: str, name: str = "config") -> Config:
     colours = game.get("colours", ["white", "red"])
     if (not isinstance(colours, list) or len(colours) != 2 or not all(isinstance(c, str) and c.strip() for c in colours)
             or colours[0].strip() == colours[1].strip()):
-        raise CompanionError(f"{name}: game.colours: two different set names, board 1's then board 2's")
+        raise ConfigError(f"{name}: game.colours: two different set names, board 1's then board 2's")
     web = _web(r, r.table(doc, "web", {"host", "port", "max_clients", "pin_hash"}))
     names = game.get("names")
     if names is not None:
         if (not isinstance(names, list) or len(names) != players
                 or not all(isinstance(n, str) and display_name(n) is not None for n in names)):
-            raise CompanionError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player, "
+            raise ConfigError(f"{name}: game.names: {players} names of 1 to {MAX_NAME} characters, one per player, "
                                  "none of them a control character")
         names = [" ".join(n.split()) for n in names]
         if len({n.casefold() for n in names}) != len(names):
-            raise CompanionError(f"{name}: game.names: two players have the same name")
+            raise ConfigError(f"{name}: game.names: two players have the same name")
     # The chosen game's challenge modes (Scrabble House: void, or consent, its rule 9).
     modes = tuple(chosen.challenge_modes) or CHALLENGES
     challenge = r.choice(game, "game.challenge", "single" if "single" in modes else modes[0], modes)
@@ -330,14 +330,14 @@ def _game(r: _Reader, game: dict, players: int, boards: int) -> type[Game]:
     else:
         chosen = for_table(players, boards) or next((g for g in GAMES.values() if g.boards == boards), None)
     if chosen is None:
-        raise CompanionError(f"{r.name}: game.boards: no game is played on {boards} boards")
+        raise ConfigError(f"{r.name}: game.boards: no game is played on {boards} boards")
     low, high = chosen.seats
     if not low <= players <= high:
         seats = str(low) if low == high else f"{low} to {high}"
-        raise CompanionError(f"{r.name}: game.players: {chosen.title} is for {seats} player{'s' if high > 1 else ''}, "
+        raise ConfigError(f"{r.name}: game.players: {chosen.title} is for {seats} player{'s' if high > 1 else ''}, "
                              f"not {players}")
     if boards != chosen.boards:
-        raise CompanionError(f"{r.name}: game.boards: {chosen.title} is played on {chosen.boards}, not {boards}")
+        raise ConfigError(f"{r.name}: game.boards: {chosen.title} is played on {chosen.boards}, not {boards}")
     return chosen
 
 
@@ -388,26 +388,26 @@ def _web(r: _Reader, t: dict) -> WebConfig:
 def _stages(r: _Reader, stages: Any) -> tuple[Stage, ...]:
     key = "clock.stages"
     if not isinstance(stages, list) or not stages:
-        raise CompanionError(f"{r.name}: {key}: a list of stages, like [{{ minutes = 25 }}]")
+        raise ConfigError(f"{r.name}: {key}: a list of stages, like [{{ minutes = 25 }}]")
     out = []
     for i, st in enumerate(stages):
         k = f"{key}[{i}]"
         if not isinstance(st, dict):
-            raise CompanionError(f"{r.name}: {k}: a table, like {{ minutes = 25 }}")
+            raise ConfigError(f"{r.name}: {k}: a table, like {{ minutes = 25 }}")
         r.known(st, k, {"minutes", "moves", "increment_seconds", "bronstein_seconds", "delay_seconds"})
         last = i == len(stages) - 1
         if "minutes" not in st:
-            raise CompanionError(f"{r.name}: {k}.minutes: missing (the stage's time)")
+            raise ConfigError(f"{r.name}: {k}.minutes: missing (the stage's time)")
         time_ms = r.duration(st, f"{k}.minutes", 0, MINUTE_MS, positive=i == 0)
         if last and "moves" in st:
-            raise CompanionError(f"{r.name}: {k}.moves: the last stage lasts the rest of the game")
+            raise ConfigError(f"{r.name}: {k}.moves: the last stage lasts the rest of the game")
         if not last and "moves" not in st:
-            raise CompanionError(f"{r.name}: {k}.moves: missing (every stage but the last lasts a number of moves)")
+            raise ConfigError(f"{r.name}: {k}.moves: missing (every stage but the last lasts a number of moves)")
         moves = None if last else r.integer(st, f"{k}.moves", 0, 1, 1000)
         bonus = {b: r.duration(st, f"{k}.{b}", 0, 1000) for b in ("increment_seconds", "bronstein_seconds", "delay_seconds")}
         given = [b for b, v in bonus.items() if v]
         if len(given) > 1:
-            raise CompanionError(f"{r.name}: {k}: one of {', '.join(given)}, not both")
+            raise ConfigError(f"{r.name}: {k}: one of {', '.join(given)}, not both")
         out.append(Stage(time_ms, moves, bonus["increment_seconds"], bonus["bronstein_seconds"], bonus["delay_seconds"]))
     return tuple(out)
 
@@ -417,9 +417,9 @@ def _pins(r: _Reader, pins: dict, players: int) -> PinMap:
     buttons = r.pin_list(pins, "pins.player_buttons", d.player_buttons)
     leds = r.pin_list(pins, "pins.player_leds", d.player_leds)
     if len(buttons) < players:
-        raise CompanionError(f"{r.name}: pins.player_buttons: {players} players need {players} buttons, not {len(buttons)}")
+        raise ConfigError(f"{r.name}: pins.player_buttons: {players} players need {players} buttons, not {len(buttons)}")
     if leds and len(leds) < players:
-        raise CompanionError(f"{r.name}: pins.player_leds: {players} players need {players} LEDs (or [] for none), not {len(leds)}")
+        raise ConfigError(f"{r.name}: pins.player_leds: {players} players need {players} LEDs (or [] for none), not {len(leds)}")
     m = PinMap(
         buttons,
         leds,
@@ -437,7 +437,7 @@ def _pins(r: _Reader, pins: dict, players: int) -> PinMap:
     seen: dict[int, str] = {}
     for key, pin in used.items():
         if pin in seen:
-            raise CompanionError(f"{r.name}: {key}: GPIO{pin} is already {seen[pin]}")
+            raise ConfigError(f"{r.name}: {key}: GPIO{pin} is already {seen[pin]}")
         seen[pin] = key
     return m
 
@@ -448,8 +448,8 @@ class _Reader:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def fail(self, key: str, problem: str) -> CompanionError:
-        return CompanionError(f"{self.name}: {key}: {problem}")
+    def fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.name}: {key}: {problem}")
 
     def known(self, table: dict, prefix: str, keys: set[str]) -> None:
         for k in table:

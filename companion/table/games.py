@@ -21,7 +21,7 @@ from collections.abc import Callable, Container, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
-from companion.core.errors import CompanionError, one_line
+from companion.core.errors import CompanionError, ConfigError, one_line
 from companion.core.gcg import LETTERED_ROWS, GameRecord
 from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 from companion.rules import classic as classic_rules
@@ -396,12 +396,12 @@ def classic_control(cfg: Any) -> dict[str, Any]:
 
     c = cfg.control
     if c is None:
-        raise CompanionError(f"{cfg.source}: clock.kind: a stopwatch is for the solo dungeon (game.players = 1)")
+        raise ConfigError(f"{cfg.source}: clock.kind: a stopwatch is for the solo dungeon (game.players = 1)")
     spec = control_spec(c)
     try:
         time_control(spec)
     except ActionError as exc:
-        raise CompanionError(f"{cfg.source}: clock: {exc}") from None
+        raise ConfigError(f"{cfg.source}: clock: {exc}") from None
     return spec
 
 
@@ -441,7 +441,7 @@ class House(Game):
 
         c = cfg.control
         if c is None or len(c.stages) != 1 or c.stages[0].increment_ms or c.stages[0].bronstein_ms or c.stages[0].delay_ms:
-            raise CompanionError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
+            raise ConfigError(f"{cfg.source}: clock.stages: Scrabble House plays one stage, sudden death")
         minutes = c.stages[0].time_ms / MINUTE_MS
         names = cfg.player_names()
         return lambda now_ms: cls.start(store, now_ms, names=names, tileset=cfg.tileset, colours=cfg.colours,

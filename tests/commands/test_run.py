@@ -14,6 +14,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from companion.core.errors import CONFIG_EXIT
+
 TABLE = '[camera]\nsource = "synthetic"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
 
 
@@ -168,18 +170,19 @@ def test_run_with_a_bad_configuration_is_one_line(tmp_path):
         [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
         capture_output=True, text=True, timeout=60,
     )
-    assert proc.returncode == 2
+    assert proc.returncode == CONFIG_EXIT
     assert proc.stderr == f"companion: {config}: pins.buzzer: GPIO1 is not a usable pin (the HAT ID EEPROM's): BCM 2 to 27\n"
 
 
-def _bad(tmp_path, text):
+def _bad(tmp_path, text, code=CONFIG_EXIT):
+    """run refusing ``text``: 78 for the configuration's fault, 2 for a camera not there (yet)."""
     config = tmp_path / "config.toml"
     config.write_text(text)
     proc = subprocess.run(
         [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
         capture_output=True, text=True, timeout=60, env={**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")},
     )
-    assert proc.returncode == 2, proc.stderr
+    assert proc.returncode == code, proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     return config, proc.stderr
 
@@ -190,7 +193,7 @@ def test_run_with_a_folder_camera_without_a_folder_is_one_line(tmp_path):
 
 
 def test_run_with_a_camera_that_cannot_open_is_one_line(tmp_path):
-    config, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n')
+    config, err = _bad(tmp_path, f'[camera]\nsource = "folder"\nfolder = "{tmp_path / "nowhere"}"\n', 2)
     assert err == f"companion: {config}: camera.folder: {tmp_path / 'nowhere'}: no such folder\n"
 
 

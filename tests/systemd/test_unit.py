@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.core.errors import CONFIG_EXIT
+
 ROOT = Path(__file__).parents[2]
 UNIT = ROOT / "systemd" / "companion.service"
 INSTALLED_COMPANION = "/opt/companion/venv/bin/companion"
@@ -34,6 +36,8 @@ def test_the_unit_says_what_the_issue_asks():
     assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
     assert int(s["WatchdogSec"][0]) > 0
     assert s["Restart"] == ["on-failure"]
+    # A bad configuration is not restarted for ever; a camera that stopped giving frames (2) is.
+    assert s["RestartPreventExitStatus"] == [str(CONFIG_EXIT)]
     assert s["User"] == ["companion"]
     assert set(s["SupplementaryGroups"][0].split()) == {"gpio", "video"}
     assert s["StateDirectory"] == ["companion"]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.core.errors import CONFIG_EXIT
+
 from companion.cli import main
 from companion.table.config import EXAMPLE, parse_config
 from companion.core.errors import CompanionError
@@ -89,7 +91,7 @@ def test_a_broken_configuration_is_not_edited(config_pin, tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text("[web]\nport = 99999\n")
     proc = config_pin(path, stdin="123456\n")
-    assert proc.returncode == 2 and "web.port" in proc.stderr
+    assert proc.returncode == CONFIG_EXIT and "web.port" in proc.stderr
     assert path.read_text() == "[web]\nport = 99999\n"
 
 
