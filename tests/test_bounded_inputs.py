@@ -206,3 +206,41 @@ def test_a_huge_configuration_file_is_refused_unread(tmp_path):
         f.truncate(300 << 20)
     assert one_line_error(run("run", "--config", str(cfg), "--mock"), CONFIG_EXIT) == \
         f"companion: {cfg}: larger than 256 KB: not a configuration file"
+
+
+def test_an_old_log_with_a_nul_in_a_name_still_exports_a_readable_gcg(tmp_path):
+    """Names are refused with control characters, but a game log written before that may hold
+    one: the game resumes from it, and its GCG is still one line per pragma and event, readable
+    by our own reader (a NUL or a newline in a name made it unreadable)."""
+    import json
+    import sqlite3
+
+    from companion.core.gcg import parse_gcg
+    from companion.table import games
+    from companion.table.classic import TableSession
+    from companion.table.store import GameStore
+
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        s = TableSession(store, ["Ann", "Bob"], control="tournament", challenge="single", tileset="en")
+        s.play(0, "8D", "HOUSE")
+    # As a log written before names were checked: the name as it was stored.
+    with sqlite3.connect(path) as db:
+        seq, payload = db.execute("SELECT seq, payload FROM events ORDER BY seq LIMIT 1").fetchone()
+        start = json.loads(payload)
+        names = start["entry"]["event"]["names"]
+        assert names[0] == "Ann", start
+        names[0] = "A\x00nn\nSmith"
+        # The log is append-only; the test steps round its guard to write the old log's name
+        # (the store puts the guard back when it opens the file).
+        db.execute("DROP TRIGGER events_no_update")
+        db.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(start), seq))
+    with GameStore(path) as store:
+        text = games.resume(store).gcg()
+    assert all(line.isprintable() for line in text.splitlines()), text
+    record = parse_gcg(text)
+    assert record.players[0].name == "A nn Smith" and record.players[0].nick == "AnnSmith"
+    assert record.events[0].nick == "AnnSmith"
+    gcg = tmp_path / "old.gcg"
+    gcg.write_text(text, encoding="utf-8")
+    assert run("gcg", "rescore", str(gcg)).returncode == 0

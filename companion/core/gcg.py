@@ -506,7 +506,7 @@ def event_line(event: Event) -> str:
         body = "(time)"
     else:
         raise CompanionError(f"cannot write an event of type {type(event).__name__}")
-    parts = [f">{event.nick}:"] + ([rack] if rack else []) + [body, _signed(event.score), str(event.total)]
+    parts = [f">{_written_nick(event.nick)}:"] + ([rack] if rack else []) + [body, _signed(event.score), str(event.total)]
     if event.extra:
         parts.append(event.extra)
     return " ".join(parts)
@@ -528,8 +528,20 @@ def _note_lines(note: str) -> list[str]:
 def nick_of(name: str, i: int) -> str:
     """A player's nick for the event lines (no white space in it): the name without its
     spaces, or ``P1``... for a name of nothing but spaces."""
-    nick = "".join(ch for ch in name if not ch.isspace())
+    nick = "".join(ch for ch in printable_name(name) if not ch.isspace())
     return nick or f"P{i + 1}"
+
+
+def _written_nick(nick: str) -> str:
+    """A nick as the file writes it, in the ``#player`` line and its events alike."""
+    return "".join(ch for ch in printable_name(nick) if not ch.isspace()) or "?"
+
+
+def printable_name(name: str) -> str:
+    """A player's name fit for a ``#player`` line: without control characters. Names are refused
+    with them since issue 30, but a game log written before may hold one (a NUL), and a NUL or a
+    newline in a GCG file makes it unreadable to every other program and to our own reader."""
+    return "".join(ch if ch.isprintable() else " " for ch in name)
 
 
 # The rack a line shows when the player's rack is not known (docs/web.md): GCG has no mark for
@@ -584,7 +596,7 @@ def write_gcg(record: GameRecord) -> str:
     other pragmas, the events each followed by its notes, and the racks of an unfinished game."""
     out = ["#character-encoding UTF-8"]
     for p in record.players:
-        out.append(f"#player{p.number} {p.nick} {p.name}".rstrip())
+        out.append(f"#player{p.number} {_written_nick(p.nick)} {printable_name(p.name)}".rstrip())
     for key, attr in _TEXT_PRAGMAS.items():
         value = getattr(record, attr)
         if value is not None:

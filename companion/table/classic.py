@@ -61,6 +61,7 @@ from companion.table.session import (
     FEED_KEPT,
     MAX_NAME,
     display_name,
+    stored_name,
     TILESETS,
     UNREADABLE,
     ActionError,
@@ -1099,7 +1100,8 @@ class TableSession(LoggedGame, ClassicSession):
             return None  # another game's (the dungeon's): a classic table starts a game of its own
         start = entry_from_json(first.payload["entry"])
         ev = start.event
-        s = cls(store, ev.names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
+        names = [stored_name(n, i) for i, n in enumerate(ev.names)]  # type: ignore[union-attr]
+        s = cls(store, names, control=first.payload["settings"]["control"],  # type: ignore[union-attr]
                 computers=first.payload["settings"].get("computers"),
                 challenge=ev.options.challenge.value, tileset=ev.options.tileset,  # type: ignore[union-attr]
                 seed=ev.seed, now_ms=start.at_ms, lexicon_for=lexicon_for, _replaying=True,  # type: ignore[union-attr]

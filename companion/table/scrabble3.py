@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.clock.engine import ClockGroup
 from companion.core.board import Coord, Tile
+from companion.core.gcg import printable_name
 from companion.core.move import PlacedTile, Placement, format_square, notation_of
 from companion.rules import scrabble3 as s3
 from companion.table.classic import ClassicSession
@@ -318,7 +319,7 @@ class Scrabble3Session(LoggedGame):
         --game scrabble3`` scores it again."""
         nick = [f"p{i + 1}" for i in range(len(self.state.players))]
         lines = ["#character-encoding UTF-8"]
-        lines += [f"#player{i + 1} {nick[i]} {p.name}" for i, p in enumerate(self.state.players)]
+        lines += [f"#player{i + 1} {nick[i]} {printable_name(p.name)}" for i, p in enumerate(self.state.players)]
         lines.append("#scrabble3" + (f" stretch={self.settings['stretch']}" if self.settings["stretch"] != "table" else ""))
         totals = [0] * len(nick)
         swaps: list[str] = []

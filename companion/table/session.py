@@ -31,6 +31,15 @@ def display_name(raw: str) -> str | None:
     return name if 0 < len(name) <= MAX_NAME and name.isprintable() else None
 
 
+def stored_name(raw: str, seat: int) -> str:
+    """A name as a game log written before names were checked may hold it (a NUL, a newline,
+    too long), made a display name so the game resumes instead of being refused as damaged:
+    control characters become spaces, cut at MAX_NAME, ``Player N`` when nothing is left."""
+    from companion.core.gcg import printable_name
+
+    return " ".join(printable_name(raw).split())[:MAX_NAME].strip() or f"Player {seat + 1}"
+
+
 class ActionError(Exception):
     """An action the session refuses: nothing changed. ``status`` is the HTTP status it means."""
 
