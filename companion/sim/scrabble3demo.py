@@ -102,6 +102,9 @@ class Scrabble3World(World):
     def __init__(self, truth: bool, seed: int = 7) -> None:
         super().__init__("en", EXTENDED.rows, truth, seed)
         self.face_down: frozenset[Coord] = frozenset()
+        if self.camera is not None:
+            # A Scrabble III table lays JQXZ face down: its camera knows the set's backs.
+            self.camera.learn_backs()
 
     def read(self) -> Any:
         self.seconds += self.FRAME_S

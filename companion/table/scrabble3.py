@@ -278,14 +278,8 @@ class Scrabble3Session(LoggedGame):
             assert isinstance(play, s3.Play)
             rack = state.players[player].rack if state.phase is s3.Phase.PLAY else (
                 state.end_racks[1 - player] if state.end_racks else None)
-            if rack is not None and inferred.face_down:
-                # A dealt game knows the racks: a face-down tile is one of the JQXZ not laid upright.
-                upright = [t.letter for t in play.placement.tiles if not t.blank]
-                spare = [t for t in rack if t in s3.JQXZ]
-                for letter in upright:
-                    if letter in spare:
-                        spare.remove(letter)
-                play = replace(play, flipped=tuple(zip(inferred.face_down, spare)))
+            if rack is not None:
+                play = replace(play, flipped=_flipped(state, play, rack, inferred.face_down))
             actions.append(play)
         else:
             actions += [s3.SwapBlank(sq) for sq in inferred.swaps]
@@ -379,6 +373,27 @@ class Scrabble3Session(LoggedGame):
                 self.clocks.press(e.payload["player"], e.at_ms)
             elif op in ("pause", "resume"):
                 getattr(ClassicSession, op)(self, e.at_ms)
+
+
+def _flipped(state: s3.Scrabble3State, play: s3.Play, rack: Sequence[str],
+             face_down: Sequence[Coord]) -> tuple[tuple[Coord, str], ...]:
+    """Which of a dealt game's new blanks are JQXZ flipped (rule 12), and which letters. The
+    camera sees a flipped tile as a blank either way: face down where the table knows the set's
+    backs, as a face without ink (a blank face up) where it does not. A face-down one is surely
+    a JQXZ; a face-up one is when the tiles the mover can lay (the rack, the tiles picked off,
+    the tiles under the blanks swapped) hold no blank tile left for it."""
+    board = state.board
+    pool = list(rack) + [state.face(sq) if board[sq].blank else board[sq].letter  # type: ignore[union-attr]
+                         for sq in play.pick_off] + [state.face(sq) for sq in play.swaps]
+    spare = [t for t in pool if t in s3.JQXZ]
+    for t in play.placement.tiles:
+        if not t.blank and t.letter in spare:
+            spare.remove(t.letter)
+    blanks = [t.coord for t in play.placement.tiles if t.blank]
+    down = [sq for sq in blanks if sq in face_down]
+    up = [sq for sq in blanks if sq not in face_down]
+    up_flipped = up[:max(0, len(up) - pool.count(s3.BLANK))]
+    return tuple(zip(down + up_flipped, spare))
 
 
 def _notation(before: s3.Scrabble3State, action: s3.Play, score: s3.Scrabble3Score) -> dict[str, Any]:

@@ -117,7 +117,11 @@ def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
     assert session.state.over
 
 
-def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon):
+@pytest.mark.parametrize("seen_as", ["face down", "a blank face up"])
+def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon, seen_as):
+    """A flipped JQXZ is a blank (rule 12): read face down where the table knows the set's
+    backs, read as a blank's face where it does not (a back without ink looks like one). The
+    rack says it is the Q: ann holds no blank tile."""
     session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="untimed", seed=4, deal=True,
                                        lexicon_for=lambda ts: lexicon)
     from dataclasses import replace
@@ -128,7 +132,22 @@ def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon):
     # RAMMED across H11..M11 with the Q face down as the second M (a blank).
     seen = laid(Board(EXTENDED), "11H", "RAMmED")
     session.press(0, 100)
-    assert session.judge(200, reading(seen, frozenset({(10, 10)})))["verdicts"] == ["played"]
+    down = frozenset({(10, 10)}) if seen_as == "face down" else frozenset()
+    assert session.judge(200, reading(seen, down))["verdicts"] == ["played"]
     assert session.state.face((10, 10)) == "Q"
     # R1 A1 M3 m0 E1 D2 = 8, the blank on the star doubles it: 16, and the 6-tiler's 20.
     assert session.history_rows[-1]["points"] == 36
+
+
+def test_a_blank_face_up_is_the_blank_tile_when_the_rack_holds_it(lexicon):
+    session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="untimed", seed=4, deal=True,
+                                       lexicon_for=lambda ts: lexicon)
+    from dataclasses import replace
+
+    players = list(session.state.players)
+    players[0] = replace(players[0], rack=tuple(sorted("RAME?DQS")))
+    session.state = session.start_state = replace(session.state, players=tuple(players))
+    session.press(0, 100)
+    assert session.judge(200, reading(laid(Board(EXTENDED), "11H", "RAMmED")))["verdicts"] == ["played"]
+    assert session.state.face((10, 10)) == "?"  # the blank tile, the Q kept
+    assert "Q" in session.state.players[0].rack and "?" not in session.state.players[0].rack
