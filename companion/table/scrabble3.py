@@ -18,7 +18,7 @@ judged. In the final-racks round a press with new tiles is the attempt with the 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from collections.abc import Callable, Container, Sequence
 from typing import Any
 
@@ -26,13 +26,28 @@ from companion.clock.engine import ClockGroup
 from companion.core.board import Coord, Tile
 from companion.core.move import PlacedTile, Placement, format_square, notation_of
 from companion.rules import scrabble3 as s3
-from companion.table.classic import ClassicSession
+from companion.table.classic import DECISIONS, ClassicSession, Ruling, challenger, correction
+from companion.table.entries import Corrected
 from companion.table.scrabble3_inference import infer_scrabble3
 from companion.table.session import MAX_NAME, UNREADABLE, ActionError, LoggedGame, time_control
 from companion.table.snapshot import SCHEMA, VERDICTS_SHOWN, layout_json, squares_json, words_json
 from companion.table.store import GameStore, StoredEvent
 
 LOG_KIND = "scrabble3"
+
+
+@dataclass(frozen=True)
+class Ruled:
+    """A play the director ruled on (rule 1's dictionary is a college dictionary; the house
+    list stands in for it and the director overrules it): its words good (``valid``) or not."""
+
+    action: s3.Play
+    valid: bool
+    words: tuple[str, ...]
+    by: int
+
+
+Step = s3.Action | Corrected | Ruled  # what the game's state is the fold of
 
 
 def action_json(action: s3.Action) -> dict[str, Any]:
@@ -148,7 +163,8 @@ class Scrabble3Session(LoggedGame):
                          "stretch": stretch, "final_racks": bool(final_racks), "scoop": scoop}
         self.start_state = state
         self.state = state
-        self.actions: list[s3.Action] = []
+        self.actions: list[Step] = []
+        self.corrected: dict[Coord, int] = {}  # squares set right on the page -> their step
         self.history_rows: list[dict[str, Any]] = []
         self.clocks = ClockGroup.of(control_value, len(names)) if control_value is not None else None
         self.control_label = label
@@ -177,6 +193,20 @@ class Scrabble3Session(LoggedGame):
         self._sync_clock(now_ms)
         return out.verdicts
 
+    def _fold(self, state: s3.Scrabble3State, step: Step) -> s3.Outcome | s3.Scrabble3State:
+        """One step onto ``state``: an action's outcome, or the board a correction leaves."""
+        if isinstance(step, Corrected):
+            faces = {sq: f for sq, f in state.faces if sq != step.square}
+            if step.tile is not None and step.tile.blank:
+                faces[step.square] = s3.BLANK  # a blank set right: which tile lies under it is not known
+            board = state.board.without([step.square])
+            if step.tile is not None:
+                board = board.with_tiles([(step.square, step.tile)])
+            return replace(state, board=board, faces=tuple(sorted(faces.items())))
+        if isinstance(step, Ruled):
+            return s3.apply(state, step.action, Ruling(self.lexicon, step.words, step.valid))
+        return s3.apply(state, step, self.lexicon)
+
     def _took(self, before: s3.Scrabble3State, action: s3.Action, out: s3.Outcome) -> None:
         self.state = out.state
         for v in out.verdicts:
@@ -202,27 +232,81 @@ class Scrabble3Session(LoggedGame):
         self.act(now_ms, s3.RevealRacks(racks), by="admin")
 
     def undo(self, now_ms: int) -> None:
+        """The last step undone: an action, a correction, or the director's ruling on a play
+        (the play then stands as the house list judged it)."""
         if not self.actions:
             raise ActionError("nothing to undo", 409)
         self._store_event("s3-undo", {}, now_ms)
-        self._refold(self.actions[:-1])
-        self._say("undone", None, "The last action is undone")
+        last = self.actions[-1]
+        self._fold_again(self.actions[:-1] + ([last.action] if isinstance(last, Ruled) else []))
+        what = {Corrected: "correction", Ruled: "ruling"}.get(type(last), "action")
+        self._say("undone", None, f"The last {what} is undone")
         self._sync_clock(now_ms)
 
-    def _refold(self, actions: list[s3.Action]) -> None:
-        self.state, self.actions, self.history_rows = self.start_state, [], []
+    def _fold_again(self, steps: list[Step]) -> None:
+        self.state, self.actions, self.history_rows, self.corrected = self.start_state, [], [], {}
         feed, seq = self.feed, self._feed_seq
-        for action in actions:
-            out = s3.apply(self.state, action, self.lexicon)
-            self.actions.append(action)
-            self._took(self.state, action, out)
+        for step in steps:
+            self._step(step)
         self.feed, self._feed_seq = feed, seq  # what was said stays said
 
+    def _step(self, step: Step) -> None:
+        out = self._fold(self.state, step)
+        self.actions.append(step)
+        if isinstance(out, s3.Scrabble3State):
+            self.state = out
+            assert isinstance(step, Corrected)
+            self.corrected[step.square] = len(self.actions) - 1
+            what = step.tile.gcg if step.tile is not None else "empty"
+            self._say("correction", None, f"Correction: {format_square(step.square)} is {what}")
+            return
+        self._took(self.state, step.action if isinstance(step, Ruled) else step, out)  # type: ignore[arg-type]
+
+    def corrected_squares(self) -> dict[Coord, int]:
+        return self.corrected
+
     def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
-        raise ActionError("Scrabble III: undo the move and press again", 409)
+        """A misread square set right on the page, as in the classic game: a letter (a blank
+        standing for it), or empty. The board changes; no score does (undo the move and press
+        again for that)."""
+        fix = correction(self.state.board, self.state.tileset, self.seen, square, letter, blank)
+        self._store_event("s3-correct", {"square": list(fix.square),
+                                         "tile": None if fix.tile is None else [fix.tile.letter, fix.tile.blank]},
+                          now_ms)
+        self._step(fix)
+        self._sync_clock(now_ms)
 
     def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None:
-        raise ActionError("Scrabble III checks every word when played (good words only)", 409)
+        """The director's ruling on the last play, as in the classic game (``valid``: its words
+        stand, ``phony``: they are not words; ``dictionary``: the house list decides, as it did
+        when the play was judged). Scrabble III checks every word when played (rule 2, good
+        words only), against the house list standing in for rule 1's college dictionary: a
+        ruling overrules the list for the play's words, and the play is judged again (a phony
+        comes off and scores nothing; a good one scores). A challenge costs nothing."""
+        if decision not in DECISIONS:
+            raise ActionError("decision: dictionary, valid or phony")
+        last = self.actions[-1] if self.actions else None
+        play = last.action if isinstance(last, Ruled) else last
+        row = next((r for r in reversed(self.history_rows) if "position" in r), None)
+        if not isinstance(play, s3.Play) or row is None:
+            raise ActionError("there is no play to challenge: the last action is not a play", 409)
+        player = row["player"]
+        by = challenger(by, player, len(self.state.players))
+        stood = _stands(self.history_rows)
+        words = ", ".join(w["word"] for w in row["words"])
+        if decision == "dictionary":
+            raise ActionError(f"the house list judged {words} when it was played: "
+                              f"{'it stands' if stood else 'it came off'}", 409)
+        ruled = Ruled(play, decision == "valid", tuple(w["word"] for w in row["words"]), by)
+        kept = self.state, list(self.actions), list(self.history_rows), dict(self.corrected)
+        self._fold_again(self.actions[:-1] + [ruled])
+        if _stands(self.history_rows) == stood:
+            self.state, self.actions, self.history_rows, self.corrected = kept
+            why = "its words stand" if stood else "the rules refuse it whatever its words"
+            raise ActionError(f"the ruling changes nothing: {why}", 409)
+        self._store_event("s3-ruling", {"decision": decision, "by": by, "words": list(ruled.words)}, now_ms)
+        self._say("ruling", by, f"Ruled {'good' if ruled.valid else 'phony'}: {words}")
+        self._sync_clock(now_ms)
 
     # -- the clocks --
 
@@ -367,12 +451,24 @@ class Scrabble3Session(LoggedGame):
             self.act(e.at_ms, action_from_json(e.payload["action"]), by=e.payload.get("by", "table"))
         elif e.kind == "s3-undo":
             self.undo(e.at_ms)
+        elif e.kind == "s3-correct":
+            r, c = e.payload["square"]
+            tile = e.payload["tile"]
+            self._step(Corrected((int(r), int(c)), None if tile is None else Tile(str(tile[0]), bool(tile[1]))))
+        elif e.kind == "s3-ruling":
+            self.rule_challenge(e.at_ms, e.payload["decision"], e.payload["by"])
         elif e.kind == "clock":
             op = e.payload["op"]
             if op == "press" and self.clocks is not None:
                 self.clocks.press(e.payload["player"], e.at_ms)
             elif op in ("pause", "resume"):
                 getattr(ClassicSession, op)(self, e.at_ms)
+
+
+def _stands(rows: Sequence[dict[str, Any]]) -> bool:
+    """Whether the last play in ``rows`` stood (scored), or came off."""
+    row = next(r for r in reversed(rows) if "position" in r)
+    return row["kind"] in (s3.VerdictKind.PLAYED.value, s3.VerdictKind.FINAL_RACKS.value)
 
 
 def _flipped(state: s3.Scrabble3State, play: s3.Play, rack: Sequence[str],
@@ -442,7 +538,8 @@ def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]
         "board": {
             **layout_json(state.board.layout),
             "squares": squares_json(state.board, dict(tileset.values), session.seen, session.heights),
-            "highlight": last["squares"] if last else [], "corrected": [], "preview": None,
+            "highlight": last["squares"] if last else [],
+            "corrected": [list(c) for c in sorted(session.corrected)], "preview": None,
         },
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},

@@ -151,3 +151,78 @@ def test_a_blank_face_up_is_the_blank_tile_when_the_rack_holds_it(lexicon):
     assert session.judge(200, reading(laid(Board(EXTENDED), "11H", "RAMmED")))["verdicts"] == ["played"]
     assert session.state.face((10, 10)) == "?"  # the blank tile, the Q kept
     assert "Q" in session.state.players[0].rack and "?" not in session.state.players[0].rack
+
+
+def test_a_misread_square_corrected_on_the_page(tmp_path, lexicon):
+    """As in the classic game: the organiser sets a square right; the board changes (no score
+    does), the page marks it, the log keeps it, undo takes it back."""
+    from companion.table.session import ActionError
+
+    store = GameStore(tmp_path / "games.db")
+    session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=5,
+                                       lexicon_for=lambda ts: lexicon)
+    seen = laid(Board(EXTENDED), "11H", "DREAMY")
+    session.press(0, 100)
+    assert session.judge(200, reading(seen))["verdicts"] == ["played"]
+    # The A on K11 is a blank the camera took for an A: now it reads the blank's face for sure.
+    blank_a = seen.with_tiles([((10, 10), Tile("A", blank=True))])
+    session.press(1, 300)
+    assert session.judge(400, reading(blank_a))["questions"] == ["K11 held A and now reads ?: was it taken off?"]
+    for bad, why in ((("Z99", "A"), "square 'Z99'"), (("K11", "1"), "'1' is not a letter"),
+                     (("K11", "A", False), "K11 already holds A"), (("A1", ""), "A1 is already empty")):
+        with pytest.raises(ActionError, match=why):
+            session.correct(500, *bad)
+    session.correct(500, "K11", "a", True)
+    assert session.state.board[(10, 10)] == Tile("A", blank=True) and session.state.face((10, 10)) == "?"
+    assert document(session, 550)["board"]["corrected"] == [[10, 10]]
+    assert [p.score for p in session.state.players] == [44, 0]  # no score changes
+    session.press(1, 600)
+    assert session.judge(700, reading(blank_a))["verdicts"] == ["passed"]  # the board agrees now
+    again = resume(store, lambda ts: lexicon)
+    assert again.state.board == session.state.board and again.corrected == {(10, 10): 1}
+    session.undo(800)  # the pass
+    session.undo(900)  # the correction
+    assert session.state.board == seen and session.corrected == {}
+
+
+def test_the_director_rules_on_the_last_play(tmp_path, lexicon):
+    """The challenge as in the classic game, by the director: Scrabble III checks every word
+    when played against the house list, which stands in for a college dictionary; a ruling
+    overrules the list for the last play's words and the play is judged again."""
+    from companion.table.session import ActionError
+
+    assert "SNERKLE" not in lexicon and "DREAMY" in lexicon
+    store = GameStore(tmp_path / "games.db")
+    session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=5,
+                                       lexicon_for=lambda ts: lexicon)
+    with pytest.raises(ActionError, match="no play to challenge"):
+        session.rule_challenge(50, "phony")
+    dreamy = laid(Board(EXTENDED), "11H", "DREAMY")
+    session.press(0, 100)
+    assert session.judge(200, reading(dreamy))["verdicts"] == ["played"]  # 44
+    with pytest.raises(ActionError, match="the house list judged DREAMY when it was played: it stands"):
+        session.rule_challenge(250, "dictionary")
+    with pytest.raises(ActionError, match="the ruling changes nothing"):
+        session.rule_challenge(250, "valid")
+    with pytest.raises(ActionError, match="by: the number of an opponent"):
+        session.rule_challenge(250, "phony", 0)
+    # Ruled phony: DREAMY comes off (ann takes it off the board), 0 points; bob is still to move.
+    session.rule_challenge(300, "phony", 1)
+    assert [p.score for p in session.state.players] == [0, 0] and session.state.board == Board(EXTENDED)
+    assert session.state.to_move == 1 and session.history_rows[-1]["kind"] == "invalid"
+    session.undo(350)  # the ruling undone: DREAMY stands again
+    assert [p.score for p in session.state.players] == [44, 0] and session.state.board == dreamy
+    # bob lays SNERKLE down from J9 through the E: not in the house list, so it comes off.
+    snerkle = laid(dreamy, "J9", "SN.RKLE")
+    session.press(1, 400)
+    assert session.judge(500, reading(snerkle))["verdicts"] == ["invalid"]
+    # The director rules it good: S1 N1x2 (J10 DL) E1 R1x2 (J12 DL) K5 L1 E1 = 13, and the
+    # 6-tiler's 20: 33.
+    session.rule_challenge(600, "valid", 0)
+    row = session.history_rows[-1]
+    assert row["kind"] == "played" and row["word"] == "SN.RKLE" and row["points"] == 33
+    assert session.state.board == snerkle and [p.score for p in session.state.players] == [44, 33]
+    assert session.state.to_move == 0
+    again = resume(store, lambda ts: lexicon)
+    assert again.state.board == snerkle and [p.score for p in again.state.players] == [44, 33]
+    assert [r["kind"] for r in again.history_rows] == ["played", "played"]
