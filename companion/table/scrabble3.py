@@ -225,10 +225,16 @@ class Scrabble3Session(LoggedGame):
                                           "points": v.points, **more})
 
     def enter_racks(self, now_ms: int, tiles: Any) -> None:
-        """The page's ``racks`` action: the racks left when regular play ended, comma apart."""
+        """The racks left when regular play ended, in seat order: the page's racks form (a list,
+        one string a player) or the organiser's ``racks`` action (comma apart)."""
         if self.state.phase is not s3.Phase.RACKS:
             raise ActionError("the racks are told when regular play is over", 409)
-        racks = tuple(x.strip() for x in str(tiles or "").split(","))
+        if isinstance(tiles, list) and all(isinstance(t, str) for t in tiles):
+            racks = tuple(t.strip() for t in tiles)
+        elif isinstance(tiles, str):
+            racks = tuple(x.strip() for x in tiles.split(","))
+        else:
+            raise ActionError("racks: one string of tiles a player, like [\"AEI\", \"CEJKO\"] or AEI,CEJKO")
         self.act(now_ms, s3.RevealRacks(racks), by="admin")
 
     def undo(self, now_ms: int) -> None:
@@ -508,6 +514,17 @@ def _notation(before: s3.Scrabble3State, action: s3.Play, score: s3.Scrabble3Sco
             "swaps": [format_square(s) for s in action.swaps]}
 
 
+def _round_said(state: s3.Scrabble3State) -> str | None:
+    """The final-racks round as the page's status line says it (rule 13)."""
+    if state.phase is not s3.Phase.FINAL_RACKS or len(state.end_racks) != 2:
+        return None
+    me = state.to_move
+    other = state.players[1 - me].name
+    rack = "".join(state.end_racks[1 - me])
+    return (f"swap final racks: {state.players[me].name} plays with {other}'s rack {rack} "
+            f"(a good play +{s3.FINAL_RACKS_BONUS}, an invalid one costs its points), or presses to decline")
+
+
 def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]:
     """The page's document: the 21x21 board, players with scores, clocks and PPT, each play's
     bonuses apart (big play, stretch, JQXZ, the cap), the final-racks round."""
@@ -533,7 +550,7 @@ def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]
             "id": session.game_id, "name": "scrabble3", "title": "Scrabble III", "tileset": tileset.name,
             "challenge": "void", "turn": state.turn, "to_move": None if state.over else state.to_move,
             "bag": state.bag_size, "over": state.over, "awaiting_racks": state.phase is s3.Phase.RACKS,
-            "winners": winners, "pending": None, "stacking": False,
+            "winners": winners, "pending": None, "stacking": False, "reason": _round_said(state),
         },
         "board": {
             **layout_json(state.board.layout),

@@ -14,6 +14,7 @@ from companion.rules import scrabble3 as s3
 from companion.rules.rescore import TileSetChoice, rescore
 from companion.rules.scrabble3_gcg import Scrabble3Scoring
 from companion.table.games import GAMES, document, resume
+from companion.table.session import ActionError
 from companion.table.store import GameStore
 from companion.vision.reading import BoardReading
 from tests.table.test_scrabble3_inference import cells_of
@@ -104,8 +105,16 @@ def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
     doc = document(session, 500)
     assert doc["game"]["awaiting_racks"] and doc["actions"][0]["name"] == "racks"
     n0, n1 = (p.rack_size for p in session.state.players)
-    session.enter_racks(600, "SEAT" + "E" * (n0 - 4) + ",ABCD" + "E" * (n1 - 4))
+    with pytest.raises(ActionError, match="racks: one string of tiles a player"):
+        session.enter_racks(550, [1, 2])
+    # As the page's racks form tells them: a list, one string a player.
+    racks = ["SEAT" + "E" * (n0 - 4), "ABCD" + "E" * (n1 - 4)]
+    session.enter_racks(600, racks)
     assert session.state.phase is s3.Phase.FINAL_RACKS
+    said = document(session, 650)["game"]["reason"]
+    mover = session.state.to_move
+    assert said.startswith(f"swap final racks: {['ann', 'bob'][mover]} plays with {['ann', 'bob'][1 - mover]}'s rack ")
+    assert sorted(said.split("'s rack ")[1].split()[0]) == sorted(racks[1 - mover])
     # bob (next to move) plays PLANETS with ann's rack: 9 + 50; the S comes off again.
     mover = session.state.to_move
     session.press(mover, 700)
@@ -156,8 +165,6 @@ def test_a_blank_face_up_is_the_blank_tile_when_the_rack_holds_it(lexicon):
 def test_a_misread_square_corrected_on_the_page(tmp_path, lexicon):
     """As in the classic game: the organiser sets a square right; the board changes (no score
     does), the page marks it, the log keeps it, undo takes it back."""
-    from companion.table.session import ActionError
-
     store = GameStore(tmp_path / "games.db")
     session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=5,
                                        lexicon_for=lambda ts: lexicon)
@@ -189,8 +196,6 @@ def test_the_director_rules_on_the_last_play(tmp_path, lexicon):
     """The challenge as in the classic game, by the director: Scrabble III checks every word
     when played against the house list, which stands in for a college dictionary; a ruling
     overrules the list for the last play's words and the play is judged again."""
-    from companion.table.session import ActionError
-
     assert "SNERKLE" not in lexicon and "DREAMY" in lexicon
     store = GameStore(tmp_path / "games.db")
     session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=5,
