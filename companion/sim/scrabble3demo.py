@@ -222,4 +222,6 @@ def _line(hub: Any, verdict: dict[str, Any]) -> str:
     scores = hub.call(lambda s, now: ", ".join(f"{p.name} {p.score}" for p in s.state.players))
     kinds = "/".join(verdict.get("verdicts") or [verdict.get("kind", "")])
     extra = f" ({'; '.join(verdict.get('questions') or [])})" if verdict.get("questions") else ""
+    if verdict.get("face_down"):
+        extra += f" (face down: {', '.join(verdict['face_down'])})"
     return f"{kinds:<22} {scores}{extra}"

@@ -384,7 +384,7 @@ class Scrabble3Session(LoggedGame):
         for q in inferred.asked:  # the move stands; the blank's letter is asked (undo to change it)
             self._say("question", player, q)
         return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": verdicts,
-                "questions": list(inferred.asked)}
+                "questions": list(inferred.asked), "face_down": [format_square(sq) for sq in inferred.face_down]}
 
     def _question(self, at: int, player: int, questions: list[str]) -> dict[str, Any]:
         self.questions = list(questions)

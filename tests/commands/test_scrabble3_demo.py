@@ -34,6 +34,9 @@ def test_a_whole_scrabble3_game_at_the_simulated_table(tmp_path, camera):
                "--data-dir", str(tmp_path / "data"), "--summary", str(summary))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "final 66, 271; PPT 11.0, 67.75"
+    # The Q lies face down on J12, and the camera saw it so (a blank, rule 12).
+    assert [line for line in proc.stdout.splitlines() if "face down" in line] == [
+        "ann: J10 B.aKER                  played                 Ann 58, Bob 48 (face down: J12)"]
     doc = json.loads(summary.read_text(encoding="utf-8"))
     assert doc["over"] and doc["scores"] == [66, 271]
     rows = [r for r in doc["history"] if r["kind"] != "blank-swapped"]
