@@ -231,3 +231,29 @@ def test_the_director_rules_on_the_last_play(tmp_path, lexicon):
     again = resume(store, lambda ts: lexicon)
     assert again.state.board == snerkle and [p.score for p in again.state.players] == [44, 33]
     assert [r["kind"] for r in again.history_rows] == ["played", "played"]
+
+
+def test_the_final_racks_round_is_played_on_the_time_left(lexicon):
+    """Rule 13: "The time allowed for this round is whatever time you have left on your clock"
+    (5 minutes each, sudden death; the mover's clock runs while the racks are told)."""
+    from dataclasses import replace
+
+    session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="blitz", seed=2,
+                                       lexicon_for=lambda ts: lexicon)
+    assert session.press(1, 0) == "start"  # ann's clock runs
+    seen = laid(Board(EXTENDED), "11H", "PLANET")
+    session.press(0, 60_000)
+    session.judge(60_000, reading(seen))  # ann: 300 - 60 = 240 s left
+    session.state = replace(session.state, bag_size=0)
+    session.press(1, 90_000)
+    session.judge(90_000, reading(seen))  # bob passes: 300 - 30 = 270 s
+    session.press(0, 100_000)
+    session.judge(100_000, reading(seen))  # ann passes: 240 - 10 = 230 s; regular play is over
+    n0, n1 = (p.rack_size for p in session.state.players)
+    session.enter_racks(120_000, ["SEAT" + "E" * (n0 - 4), "ABCD" + "E" * (n1 - 4)])
+    assert session.state.phase is s3.Phase.FINAL_RACKS and session.state.to_move == 1
+    left = [p["remaining_ms"] for p in session.clock_view(150_000)["players"]]
+    assert left == [230_000, 220_000]  # bob's clock has run since ann's pass: 270 - 50
+    session.press(1, 160_000)
+    assert session.judge(160_000, reading(seen))["verdicts"] == ["declined"]  # bob: 210 s
+    assert [p["remaining_ms"] for p in session.clock_view(170_000)["players"]] == [220_000, 210_000]
