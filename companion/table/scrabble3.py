@@ -268,6 +268,12 @@ class Scrabble3Session(LoggedGame):
             return
         self._took(self.state, step.action if isinstance(step, Ruled) else step, out)  # type: ignore[arg-type]
 
+    def _last_play(self) -> s3.Play | None:
+        """The last step's play (ruled on or not), None when the last step is no play."""
+        last = self.actions[-1] if self.actions else None
+        play = last.action if isinstance(last, Ruled) else last
+        return play if isinstance(play, s3.Play) else None
+
     def corrected_squares(self) -> dict[Coord, int]:
         return self.corrected
 
@@ -291,10 +297,9 @@ class Scrabble3Session(LoggedGame):
         comes off and scores nothing; a good one scores). A challenge costs nothing."""
         if decision not in DECISIONS:
             raise ActionError("decision: dictionary, valid or phony")
-        last = self.actions[-1] if self.actions else None
-        play = last.action if isinstance(last, Ruled) else last
+        play = self._last_play()
         row = next((r for r in reversed(self.history_rows) if "position" in r), None)
-        if not isinstance(play, s3.Play) or row is None:
+        if play is None or row is None:
             raise ActionError("there is no play to challenge: the last action is not a play", 409)
         player = row["player"]
         by = challenger(by, player, len(self.state.players))
@@ -462,7 +467,12 @@ class Scrabble3Session(LoggedGame):
             tile = e.payload["tile"]
             self._step(Corrected((int(r), int(c)), None if tile is None else Tile(str(tile[0]), bool(tile[1]))))
         elif e.kind == "s3-ruling":
-            self.rule_challenge(e.at_ms, e.payload["decision"], e.payload["by"])
+            # As it was ruled, whatever the word list says now (a table may import another).
+            play = self._last_play()
+            assert play is not None
+            ruled = Ruled(play, e.payload["decision"] == "valid", tuple(e.payload["words"]), int(e.payload["by"]))
+            self._fold_again(self.actions[:-1] + [ruled])
+            self._sync_clock(e.at_ms)
         elif e.kind == "clock":
             op = e.payload["op"]
             if op == "press" and self.clocks is not None:
