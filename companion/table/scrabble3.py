@@ -274,9 +274,6 @@ class Scrabble3Session(LoggedGame):
         play = last.action if isinstance(last, Ruled) else last
         return play if isinstance(play, s3.Play) else None
 
-    def corrected_squares(self) -> dict[Coord, int]:
-        return self.corrected
-
     def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
         """A misread square set right on the page, as in the classic game: a letter (a blank
         standing for it), or empty. The board changes; no score does (undo the move and press
