@@ -4,8 +4,10 @@
 (:func:`scrabble3_document`: the 21x21 board, every play's bonuses apart, PPT, the
 final-racks round).
 
-The log holds the game's start and its actions (JSON, :func:`action_json`); the state is
-their fold, so an undo drops the last action and folds again. Racks are private at a real
+The log holds the game's start, its actions (JSON, :func:`action_json`), the page's
+corrections of a misread square and the director's rulings on a play (:class:`Ruled`), as the
+classic game's log does; the state is their fold, so an undo drops the last of them and folds
+again. Racks are private at a real
 table: their sizes follow from the draws, and the racks left when regular play ends are told
 on the page (the ``racks`` action: ``AEI,CEJKO``) before the final-racks round. A game the
 companion deals (``deal``) tracks every tile.
