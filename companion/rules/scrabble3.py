@@ -89,9 +89,14 @@ tiles add (DW+DW 4x, TW+TW 6x, DW+TW 5x); after a pick-off, the squares of the o
   298 tiles (seeded). At a real table the scoop is unseen: the counts bound nothing beyond the
   298 (racks told at the end are checked against the 298, not against a scoop of 100).
 - Exchanges need at least 8 tiles in the bag (rule 4); a player may pass.
-- The slip's two-letter list as this text has it holds no word starting with I, L, M, N or O
-  (no IF, IN, IS, IT, OF, ON, OR, NO, ME, MY...): a line of the slip was probably lost. The list
-  is an option (``two_letter_words``), the slip's by default, so a table may add them.
+- The slip's two-letter list ("RESPECTABLE and bearable") as the stored text has it breaks off
+  after HO and goes on at PA: no word starting with I, L, M, N or O, a line of the slip lost.
+  The text calls the list the "refined 2-letter word list" of Scrabble I to III; the author's
+  Scrabble III sample-games page prints that list whole ("a refined list of 72 two-letter
+  words"), and it completes the slip exactly: its 72 words are the slip's 50, in the slip's
+  order, and 22 more, every one starting with I, L, M, N or O (ID IF IN IS IT LA LI LO MA ME MI
+  MU MY NO NU OF OH ON OR OS OW OX). Those 72 are :data:`SLIP_TWO_LETTER_WORDS`. The option
+  ``two_letter_words`` lets a table use another list.
 """
 
 from __future__ import annotations
@@ -133,9 +138,12 @@ FINAL_RACKS_BONUS = 50
 SCORELESS_TURNS_TO_END = 6
 
 # The slip's "RESPECTABLE and bearable" two-letter words (upper and lower case there; both are
-# good words): the only source of two-letter words.
+# good words): the only source of two-letter words. The stored text's slip lost the line of
+# the words starting with I, L, M, N and O; the second line here is it, from the author's own
+# list of the 72 (see the module's docstring).
 SLIP_TWO_LETTER_WORDS = frozenset(
     "AB AD AG AH AI AM AN AR AS AT AW AX AY BE BI BY DO ED EF EH EL EM EN ER EX FA GO HA HE HI HO "
+    "ID IF IN IS IT LA LI LO MA ME MI MU MY NO NU OF OH ON OR OS OW OX "
     "PA PI RE SH SI SO TA TI TO UH UM UP US UT WE WO XI YE YO".split()
 )
 

@@ -117,6 +117,27 @@ class ReadBackCamera:
     def _photo(self, content: dict[Any, Any]) -> Any:
         return renderer.render(replace(self.spec, content=content), self.SEED).image
 
+    def learn_backs(self, set_name: str = "ivory") -> tuple[int, int, int]:
+        """Teaches the profile what ``set_name``'s tiles look like face down, as a table whose
+        game lays tiles face down is calibrated (``companion calibrate --layout backs``): its
+        tiles face down on every square of the middle row, photographed and learned. The set's
+        face colour is told (what ``--layout alphabet`` records). Without it a back reads as a
+        face without ink, or as nothing at all; returns the colour learned."""
+        from companion.sim.scene import Square
+        from companion.vision.calibration import calibrate_backs
+        from companion.vision.profile import TileSetColour
+
+        look = self.spec.looks[set_name]
+        grid = self.spec.grid
+        base = self.profile
+        if all(s.name != set_name for s in base.sets):
+            base = replace(base, sets=(*base.sets, TileSetColour(set_name, look.body)))
+        row = grid // 2
+        squares = [(row, c) for c in range(grid)]
+        photo = self._photo({sq: Square.back(set=set_name) for sq in squares})
+        self.profile, rgb = calibrate_backs(photo, base, "demo backs", set_name, squares, grid=grid)
+        return rgb
+
     def check(self, board: Board) -> str:
         reading = read_board(self._photo(content_from_board(board)), tileset=self.tileset, grid=board.layout.rows,
                              profile=self.profile)

@@ -102,6 +102,9 @@ class Scrabble3World(World):
     def __init__(self, truth: bool, seed: int = 7) -> None:
         super().__init__("en", EXTENDED.rows, truth, seed)
         self.face_down: frozenset[Coord] = frozenset()
+        if self.camera is not None:
+            # A Scrabble III table lays JQXZ face down: its camera knows the set's backs.
+            self.camera.learn_backs()
 
     def read(self) -> Any:
         self.seconds += self.FRAME_S
@@ -219,4 +222,6 @@ def _line(hub: Any, verdict: dict[str, Any]) -> str:
     scores = hub.call(lambda s, now: ", ".join(f"{p.name} {p.score}" for p in s.state.players))
     kinds = "/".join(verdict.get("verdicts") or [verdict.get("kind", "")])
     extra = f" ({'; '.join(verdict.get('questions') or [])})" if verdict.get("questions") else ""
+    if verdict.get("face_down"):
+        extra += f" (face down: {', '.join(verdict['face_down'])})"
     return f"{kinds:<22} {scores}{extra}"

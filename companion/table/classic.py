@@ -50,7 +50,7 @@ from companion.core.gcg import (
 from companion.core.move import (
     PlacedTile, Placement, format_square, notation_of, parse_position, placement_from_notation, readable_word,
 )
-from companion.core.tiles import BLANK, get_tileset
+from companion.core.tiles import BLANK, TileSet, get_tileset
 from companion.core.words import placement_direction
 from companion.rules import classic
 from companion.rules.classic import ChallengeMode, ClassicOptions, ClassicState, Verdict, VerdictKind, result_text
@@ -73,7 +73,7 @@ from companion.table.store import GameStore, StoredEvent, entry_from_json, entry
 from companion.vision.reading import BLANK_FACE, BoardReading, CellReading
 
 
-class _Ruling:
+class Ruling:
     """The lexicon as the director rules on a challenge: the challenged words valid or not."""
 
     def __init__(self, base: Container[str], words: Sequence[str], valid: bool) -> None:
@@ -273,40 +273,20 @@ class ClassicSession:
 
     def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
         """A misread square set right: a letter (a blank standing for it), or empty."""
-        if not isinstance(square, str):
-            raise ActionError("square: like H8 (column letter, row number)")
-        coord = _square(square, self.state.board)
-        if letter is None or letter == "":
-            if coord not in self.state.board and coord not in self.seen:
-                raise ActionError(f"{format_square(coord)} is already empty", 409)
-            tile = None
-        else:
-            if not isinstance(letter, str) or not isinstance(blank, bool):
-                raise ActionError("letter: one letter of the tile set; blank: true or false")
-            letter = letter.strip().upper()
-            if letter not in self.state.tileset.alphabet:
-                raise ActionError(f"{letter!r} is not a letter of the {self.state.tileset.name} tile set")
-            tile = Tile(letter, blank)
-            if self.state.board[coord] == tile:
-                raise ActionError(f"{format_square(coord)} already holds {tile.gcg}", 409)
-        self._append(now_ms, "admin", Corrected(coord, tile))
+        self._append(now_ms, "admin", correction(self.state.board, self.state.tileset, self.seen, square, letter, blank))
 
     def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None:
         """A challenge of the pending play, decided by the house list (``dictionary``) or by the
         director (``valid``: the words stand, ``phony``: the play comes off); the challenge mode
         decides what a failed challenge costs."""
         state = self.state
-        if decision not in ("dictionary", "valid", "phony"):
+        if decision not in DECISIONS:
             raise ActionError("decision: dictionary, valid or phony")
         if state.options.challenge is ChallengeMode.VOID:
             raise ActionError("every word is checked when played: there is nothing to challenge", 409)
         if state.pending is None:
             raise ActionError("there is no play to challenge", 409)
-        n = len(state.players)
-        if by is None:
-            by = (state.pending.player + 1) % n
-        if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < n or by == state.pending.player:
-            raise ActionError("by: the number of an opponent of the player who made the play")
+        by = challenger(by, state.pending.player, len(state.players))
         self._append(now_ms, "admin", Acted(classic.Challenge(by), None if decision == "dictionary" else decision))
 
     def challenge(self, now_ms: int, by: Any) -> None:
@@ -477,7 +457,7 @@ class ClassicSession:
         action = event.action
         if event.ruling is not None and state.pending is not None:
             words = [w.word.text for w in state.pending.score.words]
-            lexicon = _Ruling(lexicon, words, event.ruling == "valid")
+            lexicon = Ruling(lexicon, words, event.ruling == "valid")
         before = state
         out = classic.apply(state, action, lexicon)
         if len(out.verdicts) == 1 and out.verdict.kind is VerdictKind.REFUSED:
@@ -593,6 +573,41 @@ class ClassicSession:
                 return "the challenge"
             return f"the {type(action).__name__.lower()}"
         return "the last entry"
+
+
+DECISIONS = ("dictionary", "valid", "phony")  # a challenge decided by the house list, or by the director
+
+
+def challenger(by: Any, player: int, players: int) -> int:
+    """Who challenges ``player``'s play: ``by`` (None: the next player), an opponent."""
+    if by is None:
+        by = (player + 1) % players
+    if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < players or by == player:
+        raise ActionError("by: the number of an opponent of the player who made the play")
+    return by
+
+
+def correction(board: Board, tileset: TileSet, seen: Container[Coord], square: Any, letter: Any,
+               blank: Any = False) -> Corrected:
+    """The page's correction of a misread square (``H8``; a letter, a blank standing for it,
+    or empty) checked against the board: every game that lets the organiser set a square right
+    takes it so. ``seen``: squares the camera shows something on beyond the board's tiles."""
+    if not isinstance(square, str):
+        raise ActionError("square: like H8 (column letter, row number)")
+    coord = _square(square, board)
+    if letter is None or letter == "":
+        if coord not in board and coord not in seen:
+            raise ActionError(f"{format_square(coord)} is already empty", 409)
+        return Corrected(coord, None)
+    if not isinstance(letter, str) or not isinstance(blank, bool):
+        raise ActionError("letter: one letter of the tile set; blank: true or false")
+    letter = letter.strip().upper()
+    if letter not in tileset.alphabet:
+        raise ActionError(f"{letter!r} is not a letter of the {tileset.name} tile set")
+    tile = Tile(letter, blank)
+    if board[coord] == tile:
+        raise ActionError(f"{format_square(coord)} already holds {tile.gcg}", 409)
+    return Corrected(coord, tile)
 
 
 def _square(text: str, board: Board) -> Coord:

@@ -4,8 +4,10 @@
 (:func:`scrabble3_document`: the 21x21 board, every play's bonuses apart, PPT, the
 final-racks round).
 
-The log holds the game's start and its actions (JSON, :func:`action_json`); the state is
-their fold, so an undo drops the last action and folds again. Racks are private at a real
+The log holds the game's start, its actions (JSON, :func:`action_json`), the page's
+corrections of a misread square and the director's rulings on a play (:class:`Ruled`), as the
+classic game's log does; the state is their fold, so an undo drops the last of them and folds
+again. Racks are private at a real
 table: their sizes follow from the draws, and the racks left when regular play ends are told
 on the page (the ``racks`` action: ``AEI,CEJKO``) before the final-racks round. A game the
 companion deals (``deal``) tracks every tile.
@@ -18,7 +20,7 @@ judged. In the final-racks round a press with new tiles is the attempt with the 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from collections.abc import Callable, Container, Sequence
 from typing import Any
 
@@ -27,13 +29,28 @@ from companion.core.board import Coord, Tile
 from companion.core.gcg import printable_name
 from companion.core.move import PlacedTile, Placement, format_square, notation_of
 from companion.rules import scrabble3 as s3
-from companion.table.classic import ClassicSession
+from companion.table.classic import DECISIONS, ClassicSession, Ruling, challenger, correction
+from companion.table.entries import Corrected
 from companion.table.scrabble3_inference import infer_scrabble3
 from companion.table.session import MAX_NAME, UNREADABLE, ActionError, LoggedGame, time_control
 from companion.table.snapshot import SCHEMA, VERDICTS_SHOWN, layout_json, squares_json, words_json
 from companion.table.store import GameStore, StoredEvent
 
 LOG_KIND = "scrabble3"
+
+
+@dataclass(frozen=True)
+class Ruled:
+    """A play the director ruled on (rule 1's dictionary is a college dictionary; the house
+    list stands in for it and the director overrules it): its words good (``valid``) or not."""
+
+    action: s3.Play
+    valid: bool
+    words: tuple[str, ...]
+    by: int
+
+
+Step = s3.Action | Corrected | Ruled  # what the game's state is the fold of
 
 
 def action_json(action: s3.Action) -> dict[str, Any]:
@@ -149,7 +166,8 @@ class Scrabble3Session(LoggedGame):
                          "stretch": stretch, "final_racks": bool(final_racks), "scoop": scoop}
         self.start_state = state
         self.state = state
-        self.actions: list[s3.Action] = []
+        self.actions: list[Step] = []
+        self.corrected: dict[Coord, int] = {}  # squares set right on the page -> their step
         self.history_rows: list[dict[str, Any]] = []
         self.clocks = ClockGroup.of(control_value, len(names)) if control_value is not None else None
         self.control_label = label
@@ -178,6 +196,20 @@ class Scrabble3Session(LoggedGame):
         self._sync_clock(now_ms)
         return out.verdicts
 
+    def _fold(self, state: s3.Scrabble3State, step: Step) -> s3.Outcome | s3.Scrabble3State:
+        """One step onto ``state``: an action's outcome, or the board a correction leaves."""
+        if isinstance(step, Corrected):
+            faces = {sq: f for sq, f in state.faces if sq != step.square}
+            if step.tile is not None and step.tile.blank:
+                faces[step.square] = s3.BLANK  # a blank set right: which tile lies under it is not known
+            board = state.board.without([step.square])
+            if step.tile is not None:
+                board = board.with_tiles([(step.square, step.tile)])
+            return replace(state, board=board, faces=tuple(sorted(faces.items())))
+        if isinstance(step, Ruled):
+            return s3.apply(state, step.action, Ruling(self.lexicon, step.words, step.valid))
+        return s3.apply(state, step, self.lexicon)
+
     def _took(self, before: s3.Scrabble3State, action: s3.Action, out: s3.Outcome) -> None:
         self.state = out.state
         for v in out.verdicts:
@@ -196,34 +228,96 @@ class Scrabble3Session(LoggedGame):
                                           "points": v.points, **more})
 
     def enter_racks(self, now_ms: int, tiles: Any) -> None:
-        """The page's ``racks`` action: the racks left when regular play ended, comma apart."""
+        """The racks left when regular play ended, in seat order: the page's racks form (a list,
+        one string a player) or the organiser's ``racks`` action (comma apart)."""
         if self.state.phase is not s3.Phase.RACKS:
             raise ActionError("the racks are told when regular play is over", 409)
-        racks = tuple(x.strip() for x in str(tiles or "").split(","))
+        if isinstance(tiles, list) and all(isinstance(t, str) for t in tiles):
+            racks = tuple(t.strip() for t in tiles)
+        elif isinstance(tiles, str):
+            racks = tuple(x.strip() for x in tiles.split(","))
+        else:
+            raise ActionError("racks: one string of tiles a player, like [\"AEI\", \"CEJKO\"] or AEI,CEJKO")
         self.act(now_ms, s3.RevealRacks(racks), by="admin")
 
     def undo(self, now_ms: int) -> None:
+        """The last step undone: an action, a correction, or the director's ruling on a play
+        (the play then stands as the house list judged it)."""
         if not self.actions:
             raise ActionError("nothing to undo", 409)
         self._store_event("s3-undo", {}, now_ms)
-        self._refold(self.actions[:-1])
-        self._say("undone", None, "The last action is undone")
+        last = self.actions[-1]
+        self._fold_again(self.actions[:-1] + ([last.action] if isinstance(last, Ruled) else []))
+        what = {Corrected: "correction", Ruled: "ruling"}.get(type(last), "action")
+        self._say("undone", None, f"The last {what} is undone")
         self._sync_clock(now_ms)
 
-    def _refold(self, actions: list[s3.Action]) -> None:
-        self.state, self.actions, self.history_rows = self.start_state, [], []
+    def _fold_again(self, steps: list[Step]) -> None:
+        self.state, self.actions, self.history_rows, self.corrected = self.start_state, [], [], {}
         feed, seq = self.feed, self._feed_seq
-        for action in actions:
-            out = s3.apply(self.state, action, self.lexicon)
-            self.actions.append(action)
-            self._took(self.state, action, out)
+        for step in steps:
+            self._step(step)
         self.feed, self._feed_seq = feed, seq  # what was said stays said
 
+    def _step(self, step: Step) -> None:
+        out = self._fold(self.state, step)
+        self.actions.append(step)
+        if isinstance(out, s3.Scrabble3State):
+            self.state = out
+            assert isinstance(step, Corrected)
+            self.corrected[step.square] = len(self.actions) - 1
+            what = step.tile.gcg if step.tile is not None else "empty"
+            self._say("correction", None, f"Correction: {format_square(step.square)} is {what}")
+            return
+        self._took(self.state, step.action if isinstance(step, Ruled) else step, out)  # type: ignore[arg-type]
+
+    def _last_play(self) -> s3.Play | None:
+        """The last step's play (ruled on or not), None when the last step is no play."""
+        last = self.actions[-1] if self.actions else None
+        play = last.action if isinstance(last, Ruled) else last
+        return play if isinstance(play, s3.Play) else None
+
     def correct(self, now_ms: int, square: str, letter: str | None, blank: bool = False) -> None:
-        raise ActionError("Scrabble III: undo the move and press again", 409)
+        """A misread square set right on the page, as in the classic game: a letter (a blank
+        standing for it), or empty. The board changes; no score does (undo the move and press
+        again for that)."""
+        fix = correction(self.state.board, self.state.tileset, self.seen, square, letter, blank)
+        self._store_event("s3-correct", {"square": list(fix.square),
+                                         "tile": None if fix.tile is None else [fix.tile.letter, fix.tile.blank]},
+                          now_ms)
+        self._step(fix)
+        self._sync_clock(now_ms)
 
     def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None:
-        raise ActionError("Scrabble III checks every word when played (good words only)", 409)
+        """The director's ruling on the last play, as in the classic game (``valid``: its words
+        stand, ``phony``: they are not words; ``dictionary``: the house list decides, as it did
+        when the play was judged). Scrabble III checks every word when played (rule 2, good
+        words only), against the house list standing in for rule 1's college dictionary: a
+        ruling overrules the list for the play's words, and the play is judged again (a phony
+        comes off and scores nothing; a good one scores). A challenge costs nothing."""
+        if decision not in DECISIONS:
+            raise ActionError("decision: dictionary, valid or phony")
+        play = self._last_play()
+        row = next((r for r in reversed(self.history_rows) if "position" in r), None)
+        if play is None or row is None:
+            raise ActionError("there is no play to challenge: the last action is not a play", 409)
+        player = row["player"]
+        by = challenger(by, player, len(self.state.players))
+        stood = _stands(self.history_rows)
+        words = ", ".join(w["word"] for w in row["words"])
+        if decision == "dictionary":
+            raise ActionError(f"the house list judged {words} when it was played: "
+                              f"{'it stands' if stood else 'it came off'}", 409)
+        ruled = Ruled(play, decision == "valid", tuple(w["word"] for w in row["words"]), by)
+        kept = self.state, list(self.actions), list(self.history_rows), dict(self.corrected)
+        self._fold_again(self.actions[:-1] + [ruled])
+        if _stands(self.history_rows) == stood:
+            self.state, self.actions, self.history_rows, self.corrected = kept
+            why = "its words stand" if stood else "the rules refuse it whatever its words"
+            raise ActionError(f"the ruling changes nothing: {why}", 409)
+        self._store_event("s3-ruling", {"decision": decision, "by": by, "words": list(ruled.words)}, now_ms)
+        self._say("ruling", by, f"Ruled {'good' if ruled.valid else 'phony'}: {words}")
+        self._sync_clock(now_ms)
 
     # -- the clocks --
 
@@ -279,14 +373,8 @@ class Scrabble3Session(LoggedGame):
             assert isinstance(play, s3.Play)
             rack = state.players[player].rack if state.phase is s3.Phase.PLAY else (
                 state.end_racks[1 - player] if state.end_racks else None)
-            if rack is not None and inferred.face_down:
-                # A dealt game knows the racks: a face-down tile is one of the JQXZ not laid upright.
-                upright = [t.letter for t in play.placement.tiles if not t.blank]
-                spare = [t for t in rack if t in s3.JQXZ]
-                for letter in upright:
-                    if letter in spare:
-                        spare.remove(letter)
-                play = replace(play, flipped=tuple(zip(inferred.face_down, spare)))
+            if rack is not None:
+                play = replace(play, flipped=_flipped(state, play, rack, inferred.face_down))
             actions.append(play)
         else:
             actions += [s3.SwapBlank(sq) for sq in inferred.swaps]
@@ -301,7 +389,7 @@ class Scrabble3Session(LoggedGame):
         for q in inferred.asked:  # the move stands; the blank's letter is asked (undo to change it)
             self._say("question", player, q)
         return {"kind": "move" if inferred.placement is not None else "no tiles", "verdicts": verdicts,
-                "questions": list(inferred.asked)}
+                "questions": list(inferred.asked), "face_down": [format_square(sq) for sq in inferred.face_down]}
 
     def _question(self, at: int, player: int, questions: list[str]) -> dict[str, Any]:
         self.questions = list(questions)
@@ -374,12 +462,50 @@ class Scrabble3Session(LoggedGame):
             self.act(e.at_ms, action_from_json(e.payload["action"]), by=e.payload.get("by", "table"))
         elif e.kind == "s3-undo":
             self.undo(e.at_ms)
+        elif e.kind == "s3-correct":
+            r, c = e.payload["square"]
+            tile = e.payload["tile"]
+            self._step(Corrected((int(r), int(c)), None if tile is None else Tile(str(tile[0]), bool(tile[1]))))
+        elif e.kind == "s3-ruling":
+            # As it was ruled, whatever the word list says now (a table may import another).
+            play = self._last_play()
+            assert play is not None
+            ruled = Ruled(play, e.payload["decision"] == "valid", tuple(e.payload["words"]), int(e.payload["by"]))
+            self._fold_again(self.actions[:-1] + [ruled])
+            self._sync_clock(e.at_ms)
         elif e.kind == "clock":
             op = e.payload["op"]
             if op == "press" and self.clocks is not None:
                 self.clocks.press(e.payload["player"], e.at_ms)
             elif op in ("pause", "resume"):
                 getattr(ClassicSession, op)(self, e.at_ms)
+
+
+def _stands(rows: Sequence[dict[str, Any]]) -> bool:
+    """Whether the last play in ``rows`` stood (scored), or came off."""
+    row = next(r for r in reversed(rows) if "position" in r)
+    return row["kind"] in (s3.VerdictKind.PLAYED.value, s3.VerdictKind.FINAL_RACKS.value)
+
+
+def _flipped(state: s3.Scrabble3State, play: s3.Play, rack: Sequence[str],
+             face_down: Sequence[Coord]) -> tuple[tuple[Coord, str], ...]:
+    """Which of a dealt game's new blanks are JQXZ flipped (rule 12), and which letters. The
+    camera sees a flipped tile as a blank either way: face down where the table knows the set's
+    backs, as a face without ink (a blank face up) where it does not. A face-down one is surely
+    a JQXZ; a face-up one is when the tiles the mover can lay (the rack, the tiles picked off,
+    the tiles under the blanks swapped) hold no blank tile left for it."""
+    board = state.board
+    pool = list(rack) + [state.face(sq) if board[sq].blank else board[sq].letter  # type: ignore[union-attr]
+                         for sq in play.pick_off] + [state.face(sq) for sq in play.swaps]
+    spare = [t for t in pool if t in s3.JQXZ]
+    for t in play.placement.tiles:
+        if not t.blank and t.letter in spare:
+            spare.remove(t.letter)
+    blanks = [t.coord for t in play.placement.tiles if t.blank]
+    down = [sq for sq in blanks if sq in face_down]
+    up = [sq for sq in blanks if sq not in face_down]
+    up_flipped = up[:max(0, len(up) - pool.count(s3.BLANK))]
+    return tuple(zip(down + up_flipped, spare))
 
 
 def _notation(before: s3.Scrabble3State, action: s3.Play, score: s3.Scrabble3Score) -> dict[str, Any]:
@@ -396,6 +522,17 @@ def _notation(before: s3.Scrabble3State, action: s3.Play, score: s3.Scrabble3Sco
             "squares": [list(t.coord) for t in action.placement.tiles], "pick_off": [format_square(s) for s in action.pick_off],
             "flipped": [(format_square(s), f) for s, f in action.flipped],
             "swaps": [format_square(s) for s in action.swaps]}
+
+
+def _round_said(state: s3.Scrabble3State) -> str | None:
+    """The final-racks round as the page's status line says it (rule 13)."""
+    if state.phase is not s3.Phase.FINAL_RACKS or len(state.end_racks) != 2:
+        return None
+    me = state.to_move
+    other = state.players[1 - me].name
+    rack = "".join(state.end_racks[1 - me])
+    return (f"swap final racks: {state.players[me].name} plays with {other}'s rack {rack} "
+            f"(a good play +{s3.FINAL_RACKS_BONUS}, an invalid one costs its points), or presses to decline")
 
 
 def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]:
@@ -423,12 +560,13 @@ def scrabble3_document(session: Scrabble3Session, now_ms: int) -> dict[str, Any]
             "id": session.game_id, "name": "scrabble3", "title": "Scrabble III", "tileset": tileset.name,
             "challenge": "void", "turn": state.turn, "to_move": None if state.over else state.to_move,
             "bag": state.bag_size, "over": state.over, "awaiting_racks": state.phase is s3.Phase.RACKS,
-            "winners": winners, "pending": None, "stacking": False,
+            "winners": winners, "pending": None, "stacking": False, "reason": _round_said(state),
         },
         "board": {
             **layout_json(state.board.layout),
             "squares": squares_json(state.board, dict(tileset.values), session.seen, session.heights),
-            "highlight": last["squares"] if last else [], "corrected": [], "preview": None,
+            "highlight": last["squares"] if last else [],
+            "corrected": [list(c) for c in sorted(session.corrected)], "preview": None,
         },
         "players": players,
         "clock": {k: v for k, v in clock.items() if k != "players"},

@@ -1,10 +1,14 @@
 """`companion demo --game scrabble3 --headless --sim-time`: a whole Scrabble III game at the
-simulated table (the camera gives the board's truth: the reader is not what is tested here),
-every verdict and total as computed by hand in companion/data/scrabble3_demo.gcg."""
+simulated table, every verdict and total as computed by hand in companion/data/scrabble3_demo.gcg:
+once on rendered photos of the 21x21 board (plain wings) read by the real reader, a Q face down
+among them (the camera knows the set's backs, as a Scrabble III table is calibrated), and once
+on the board's truth (fast: the rules and the table, not the reader)."""
 
 from __future__ import annotations
 
 import json
+
+import pytest
 
 from tests.commands.test_gcg_cli import run
 
@@ -22,12 +26,17 @@ TURNS = [
 ]
 
 
-def test_a_whole_scrabble3_game_at_the_simulated_table(tmp_path):
+@pytest.mark.parametrize("camera", ["rendered photos", "truth readings"])
+def test_a_whole_scrabble3_game_at_the_simulated_table(tmp_path, camera):
     summary = tmp_path / "summary.json"
-    proc = run("demo", "--game", "scrabble3", "--headless", "--sim-time", "--truth-readings",
+    truth = ["--truth-readings"] if camera == "truth readings" else []
+    proc = run("demo", "--game", "scrabble3", "--headless", "--sim-time", *truth,
                "--data-dir", str(tmp_path / "data"), "--summary", str(summary))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "final 66, 271; PPT 11.0, 67.75"
+    # The Q lies face down on J12, and the camera saw it so (a blank, rule 12).
+    assert [line for line in proc.stdout.splitlines() if "face down" in line] == [
+        "ann: J10 B.aKER                  played                 Ann 58, Bob 48 (face down: J12)"]
     doc = json.loads(summary.read_text(encoding="utf-8"))
     assert doc["over"] and doc["scores"] == [66, 271]
     rows = [r for r in doc["history"] if r["kind"] != "blank-swapped"]

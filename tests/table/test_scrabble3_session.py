@@ -14,6 +14,7 @@ from companion.rules import scrabble3 as s3
 from companion.rules.rescore import TileSetChoice, rescore
 from companion.rules.scrabble3_gcg import Scrabble3Scoring
 from companion.table.games import GAMES, document, resume
+from companion.table.session import ActionError
 from companion.table.store import GameStore
 from companion.vision.reading import BoardReading
 from tests.table.test_scrabble3_inference import cells_of
@@ -104,8 +105,16 @@ def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
     doc = document(session, 500)
     assert doc["game"]["awaiting_racks"] and doc["actions"][0]["name"] == "racks"
     n0, n1 = (p.rack_size for p in session.state.players)
-    session.enter_racks(600, "SEAT" + "E" * (n0 - 4) + ",ABCD" + "E" * (n1 - 4))
+    with pytest.raises(ActionError, match="racks: one string of tiles a player"):
+        session.enter_racks(550, [1, 2])
+    # As the page's racks form tells them: a list, one string a player.
+    racks = ["SEAT" + "E" * (n0 - 4), "ABCD" + "E" * (n1 - 4)]
+    session.enter_racks(600, racks)
     assert session.state.phase is s3.Phase.FINAL_RACKS
+    said = document(session, 650)["game"]["reason"]
+    mover = session.state.to_move
+    assert said.startswith(f"swap final racks: {['ann', 'bob'][mover]} plays with {['ann', 'bob'][1 - mover]}'s rack ")
+    assert sorted(said.split("'s rack ")[1].split()[0]) == sorted(racks[1 - mover])
     # bob (next to move) plays PLANETS with ann's rack: 9 + 50; the S comes off again.
     mover = session.state.to_move
     session.press(mover, 700)
@@ -117,7 +126,11 @@ def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
     assert session.state.over
 
 
-def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon):
+@pytest.mark.parametrize("seen_as", ["face down", "a blank face up"])
+def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon, seen_as):
+    """A flipped JQXZ is a blank (rule 12): read face down where the table knows the set's
+    backs, read as a blank's face where it does not (a back without ink looks like one). The
+    rack says it is the Q: ann holds no blank tile."""
     session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="untimed", seed=4, deal=True,
                                        lexicon_for=lambda ts: lexicon)
     from dataclasses import replace
@@ -128,7 +141,119 @@ def test_a_dealt_game_knows_which_jqxz_lies_face_down(tmp_path, lexicon):
     # RAMMED across H11..M11 with the Q face down as the second M (a blank).
     seen = laid(Board(EXTENDED), "11H", "RAMmED")
     session.press(0, 100)
-    assert session.judge(200, reading(seen, frozenset({(10, 10)})))["verdicts"] == ["played"]
+    down = frozenset({(10, 10)}) if seen_as == "face down" else frozenset()
+    assert session.judge(200, reading(seen, down))["verdicts"] == ["played"]
     assert session.state.face((10, 10)) == "Q"
     # R1 A1 M3 m0 E1 D2 = 8, the blank on the star doubles it: 16, and the 6-tiler's 20.
     assert session.history_rows[-1]["points"] == 36
+
+
+def test_a_blank_face_up_is_the_blank_tile_when_the_rack_holds_it(lexicon):
+    session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="untimed", seed=4, deal=True,
+                                       lexicon_for=lambda ts: lexicon)
+    from dataclasses import replace
+
+    players = list(session.state.players)
+    players[0] = replace(players[0], rack=tuple(sorted("RAME?DQS")))
+    session.state = session.start_state = replace(session.state, players=tuple(players))
+    session.press(0, 100)
+    assert session.judge(200, reading(laid(Board(EXTENDED), "11H", "RAMmED")))["verdicts"] == ["played"]
+    assert session.state.face((10, 10)) == "?"  # the blank tile, the Q kept
+    assert "Q" in session.state.players[0].rack and "?" not in session.state.players[0].rack
+
+
+def test_a_misread_square_corrected_on_the_page(tmp_path, lexicon):
+    """As in the classic game: the organiser sets a square right; the board changes (no score
+    does), the page marks it, the log keeps it, undo takes it back."""
+    store = GameStore(tmp_path / "games.db")
+    session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=5,
+                                       lexicon_for=lambda ts: lexicon)
+    seen = laid(Board(EXTENDED), "11H", "DREAMY")
+    session.press(0, 100)
+    assert session.judge(200, reading(seen))["verdicts"] == ["played"]
+    # The A on K11 is a blank the camera took for an A: now it reads the blank's face for sure.
+    blank_a = seen.with_tiles([((10, 10), Tile("A", blank=True))])
+    session.press(1, 300)
+    assert session.judge(400, reading(blank_a))["questions"] == ["K11 held A and now reads ?: was it taken off?"]
+    for bad, why in ((("Z99", "A"), "square 'Z99'"), (("K11", "1"), "'1' is not a letter"),
+                     (("K11", "A", False), "K11 already holds A"), (("A1", ""), "A1 is already empty")):
+        with pytest.raises(ActionError, match=why):
+            session.correct(500, *bad)
+    session.correct(500, "K11", "a", True)
+    assert session.state.board[(10, 10)] == Tile("A", blank=True) and session.state.face((10, 10)) == "?"
+    assert document(session, 550)["board"]["corrected"] == [[10, 10]]
+    assert [p.score for p in session.state.players] == [44, 0]  # no score changes
+    session.press(1, 600)
+    assert session.judge(700, reading(blank_a))["verdicts"] == ["passed"]  # the board agrees now
+    again = resume(store, lambda ts: lexicon)
+    assert again.state.board == session.state.board and again.corrected == {(10, 10): 1}
+    session.undo(800)  # the pass
+    session.undo(900)  # the correction
+    assert session.state.board == seen and session.corrected == {}
+
+
+def test_the_director_rules_on_the_last_play(tmp_path, lexicon):
+    """The challenge as in the classic game, by the director: Scrabble III checks every word
+    when played against the house list, which stands in for a college dictionary; a ruling
+    overrules the list for the last play's words and the play is judged again."""
+    assert "SNERKLE" not in lexicon and "DREAMY" in lexicon
+    store = GameStore(tmp_path / "games.db")
+    session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=5,
+                                       lexicon_for=lambda ts: lexicon)
+    with pytest.raises(ActionError, match="no play to challenge"):
+        session.rule_challenge(50, "phony")
+    dreamy = laid(Board(EXTENDED), "11H", "DREAMY")
+    session.press(0, 100)
+    assert session.judge(200, reading(dreamy))["verdicts"] == ["played"]  # 44
+    with pytest.raises(ActionError, match="the house list judged DREAMY when it was played: it stands"):
+        session.rule_challenge(250, "dictionary")
+    with pytest.raises(ActionError, match="the ruling changes nothing"):
+        session.rule_challenge(250, "valid")
+    with pytest.raises(ActionError, match="by: the number of an opponent"):
+        session.rule_challenge(250, "phony", 0)
+    # Ruled phony: DREAMY comes off (ann takes it off the board), 0 points; bob is still to move.
+    session.rule_challenge(300, "phony", 1)
+    assert [p.score for p in session.state.players] == [0, 0] and session.state.board == Board(EXTENDED)
+    assert session.state.to_move == 1 and session.history_rows[-1]["kind"] == "invalid"
+    session.undo(350)  # the ruling undone: DREAMY stands again
+    assert [p.score for p in session.state.players] == [44, 0] and session.state.board == dreamy
+    # bob lays SNERKLE down from J9 through the E: not in the house list, so it comes off.
+    snerkle = laid(dreamy, "J9", "SN.RKLE")
+    session.press(1, 400)
+    assert session.judge(500, reading(snerkle))["verdicts"] == ["invalid"]
+    # The director rules it good: S1 N1x2 (J10 DL) E1 R1x2 (J12 DL) K5 L1 E1 = 13, and the
+    # 6-tiler's 20: 33.
+    session.rule_challenge(600, "valid", 0)
+    row = session.history_rows[-1]
+    assert row["kind"] == "played" and row["word"] == "SN.RKLE" and row["points"] == 33
+    assert session.state.board == snerkle and [p.score for p in session.state.players] == [44, 33]
+    assert session.state.to_move == 0
+    again = resume(store, lambda ts: lexicon)
+    assert again.state.board == snerkle and [p.score for p in again.state.players] == [44, 33]
+    assert [r["kind"] for r in again.history_rows] == ["played", "played"]
+
+
+def test_the_final_racks_round_is_played_on_the_time_left(lexicon):
+    """Rule 13: "The time allowed for this round is whatever time you have left on your clock"
+    (5 minutes each, sudden death; the mover's clock runs while the racks are told)."""
+    from dataclasses import replace
+
+    session = GAMES["scrabble3"].start(None, 0, names=["ann", "bob"], control="blitz", seed=2,
+                                       lexicon_for=lambda ts: lexicon)
+    assert session.press(1, 0) == "start"  # ann's clock runs
+    seen = laid(Board(EXTENDED), "11H", "PLANET")
+    session.press(0, 60_000)
+    session.judge(60_000, reading(seen))  # ann: 300 - 60 = 240 s left
+    session.state = replace(session.state, bag_size=0)
+    session.press(1, 90_000)
+    session.judge(90_000, reading(seen))  # bob passes: 300 - 30 = 270 s
+    session.press(0, 100_000)
+    session.judge(100_000, reading(seen))  # ann passes: 240 - 10 = 230 s; regular play is over
+    n0, n1 = (p.rack_size for p in session.state.players)
+    session.enter_racks(120_000, ["SEAT" + "E" * (n0 - 4), "ABCD" + "E" * (n1 - 4)])
+    assert session.state.phase is s3.Phase.FINAL_RACKS and session.state.to_move == 1
+    left = [p["remaining_ms"] for p in session.clock_view(150_000)["players"]]
+    assert left == [230_000, 220_000]  # bob's clock has run since ann's pass: 270 - 50
+    session.press(1, 160_000)
+    assert session.judge(160_000, reading(seen))["verdicts"] == ["declined"]  # bob: 210 s
+    assert [p["remaining_ms"] for p in session.clock_view(170_000)["players"]] == [220_000, 210_000]

@@ -309,5 +309,26 @@ def test_a_scrabble3_game_on_the_page(page):
         assert "PPT 44" in page.inner_text("#players") and "PPT 48" in page.inner_text("#players")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "phone-scrabble3")
+
+        # The bag is as good as empty: both players stuck, the racks told on the page's own
+        # form (8 tiles fit), then the final-racks round said in the status line.
+        def stuck(s, now):  # type: ignore[no-untyped-def]
+            from dataclasses import replace
+
+            s.state = replace(s.state, bag_size=0)
+            s.act(now, s3.Pass())
+            s.act(now, s3.Pass())
+            return [p.rack_size for p in s.state.players]
+
+        sizes = hub.call(stuck)
+        page.wait_for_selector("#racks:not([hidden])")
+        racks = ["AEIOUSTR"[:sizes[0]], "BCDFGHLM"[:sizes[1]]]
+        for i, rack in enumerate(racks):
+            page.fill(f"#rack-{i}", rack)
+            assert page.input_value(f"#rack-{i}") == rack
+        page.click("#racks-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('swap final racks')")
+        mover = hub.call(lambda s, now: s.state.to_move)
+        assert f"plays with {['Ann', 'Bob'][1 - mover]}'s rack" in page.inner_text("#status")
     finally:
         server.stop()

@@ -606,7 +606,9 @@ function drawRacks() {
   for (const p of doc.players) {
     const id = `rack-${p.index}`;
     box.append(el("label", { for: id }, `${p.name} (${p.rack_size} tiles)`));
-    box.append(el("input", { id, class: "rack", maxlength: "7", autocomplete: "off", autocapitalize: "characters",
+    // Up to the tiles the rack holds (8 in Scrabble III), 7 at least where the game does not count them.
+    box.append(el("input", { id, class: "rack", maxlength: String(Math.max(7, p.rack_size || 0)), autocomplete: "off",
+                             autocapitalize: "characters",
                              placeholder: p.rack_size ? "?".repeat(p.rack_size) : "empty" }));
   }
 }
