@@ -105,6 +105,7 @@ function render(next) {
   drawClocks();
   drawBoardText();
   drawPool();
+  drawReview();
   announceNewest();
   document.body.dataset.version = String(doc.version);
 }
@@ -193,7 +194,10 @@ function drawStatus() {
   else if (!c.started && c.control !== "no clock" && !g.over) parts.push("clock not started");
   parts.push(`bag ${g.bag}`);
   parts.push(c.control);
-  if (g.challenge && g.name === "classic") parts.push(`challenge ${g.challenge}`, `tiles ${g.tileset}`);
+  // What the game offers is the registry's word (options.capabilities), not its name's.
+  const can = (doc.options && doc.options.capabilities) || {};
+  if (can.challenge && g.challenge) parts.push(`challenge ${g.challenge}`);
+  if (can.tilesets && g.tileset) parts.push(`tiles ${g.tileset}`);
   const next = doc.configured;
   if (next) {
     const s = next.settings || {};
@@ -231,12 +235,22 @@ function drawBoard() {
   caption.hidden = !b.title;
   caption.textContent = b.title ? (viewing === null ? b.title : `${b.title} (tap it again for now)`) : "";
   document.body.classList.toggle("viewing-past", viewing !== null);
+  fitBoard();
+}
+
+// On a screen wider than tall the board is as tall as the screen less what stands above it
+// (the title bar, the caption): the style sheet reads that height here.
+function fitBoard() {
+  const above = $("title").parentElement.offsetHeight + ($("board-caption").hidden ? 0 : $("board-caption").offsetHeight + 8);
+  document.documentElement.style.setProperty("--bar-h", `${above}px`);
 }
 
 function drawBoardInto(b, board, title) {
   const labelled = !!(b.preview && b.preview.label);
   const w = MARGIN + b.cols * CELL + 2, h = MARGIN + b.rows * CELL + 2 + (labelled ? 20 : 0);
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  // Its shape, for a board fitted to the screen's height (a laptop, the venue view).
+  board.style.aspectRatio = `${w} / ${h}`;
   board.replaceChildren(title);
   const tiles = b.squares.filter((s) => s.kind === "tile").length;
   title.textContent = `${b.title || "The board"}, ${b.rows} by ${b.cols}: ${tiles} tiles`;
@@ -675,7 +689,10 @@ function drawHistory() {
       case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
       default: what = row.message || row.kind;
     }
-    tr.append(el("td", {}, what));
+    const cell = el("td", {}, what);
+    const best = reviewLine(n - 1);
+    if (best) cell.append(el("div", { class: "best" }, best));
+    tr.append(cell);
     tr.append(el("td", { class: "num" }, row.points === undefined ? "" : (row.points > 0 ? "+" : "") + row.points));
     tr.append(el("td", { class: "num" }, row.total === undefined ? "" : String(row.total)));
     tr.append(el("td", { class: "num time" }, timeUsed(n - 1)));
@@ -691,6 +708,39 @@ function drawHistory() {
     if (viewing === n - 1) tr.classList.add("viewing");
     body.append(tr);
   }
+}
+
+// --- after the game: each move's best alternative ------------------------------------------
+// The server's review (the game's own move generator, off the table's loop): for each move the
+// best play found and the points left on the table. At a table the racks are private: a move
+// whose rack the game does not know is compared with the best play of the tiles it put down.
+
+function reviewLine(i) {
+  const r = doc.review;
+  const m = r && r.state === "done" ? r.moves[i] : null;
+  if (!m) return "";
+  const from = m.whole_rack ? "" : " of its tiles";
+  if (!m.rack) return "rack unknown: no alternative";
+  if (!m.best) return m.note ? `no alternative: ${m.note}` : `no play${from} found`;
+  const best = `${m.best.position} ${m.best.shown} ${m.best.score}`;
+  const row = doc.history[i];
+  if (m.left === 0 && row.kind === "play" && !m.came_off && row.position === m.best.position) return "the best play" + from;
+  return `best${from}: ${best}, ${m.left} left`;
+}
+
+function drawReview() {
+  const box = $("review");
+  const r = doc.review;
+  box.hidden = !r;
+  if (!r) return;
+  if (r.state === "working") { box.textContent = "After the game: looking for each move's best alternative…"; return; }
+  if (r.state !== "done") { box.textContent = `No review of the game: ${r.error || r.state}`; return; }
+  const left = Object.entries(r.left).map(([i, n]) => `${doc.players[Number(i)].name} ${n}`).join(", ");
+  const turns = r.moves.filter((m) => m).length;
+  const how = r.whole_racks === turns ? "each move against the best play of its rack" :
+    r.whole_racks ? `${r.whole_racks} moves against the best play of the rack; where the rack is unknown, each play against the best play of the tiles it put down` :
+    "the racks are unknown: each play against the best play of the tiles it put down, no alternative to a pass or an exchange";
+  box.textContent = `Points left on the table: ${left || "none found"} (${how}; the companion's own move generator and word list).`;
 }
 
 // --- history: the board after a move, the time each move took -------------------------------
@@ -1173,4 +1223,5 @@ document.addEventListener("DOMContentLoaded", () => {
   connect();
   setInterval(drawClocks, 200);
   setInterval(watchdog, 250);
+  window.addEventListener("resize", fitBoard);
 });
