@@ -8,8 +8,9 @@ from __future__ import annotations
 from companion.core.gcg import parse_gcg
 from companion.rules import classic
 from companion.table.games import GAMES
-from tests.web.conftest import shot
+from tests.web.conftest import PHONE, shot
 from tests.web.test_browser import live, open_live, page  # noqa: F401 - the fixtures
+from tests.web.test_venue import serious_violations
 
 
 def test_each_move_shows_its_best_alternative_and_the_points_left(page, live):  # noqa: F811
@@ -35,3 +36,18 @@ def test_each_move_shows_its_best_alternative_and_the_points_left(page, live):  
     summary = page.inner_text("#review")
     assert f"Bob {best['score'] - 6}" in summary and "the racks are unknown" in summary
     shot(page, "phone-after-game")
+
+
+def test_the_page_after_the_game_passes_axe(browser, live):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # for axe, injected by the test
+    try:
+        page = context.new_page()
+        for _ in range(6):
+            live.call(lambda s, now: s.act(now, classic.Pass()))
+        live.call(lambda s, now: s.act(now, classic.RevealRacks(("AEIRSTU", "CDLNOPR"))))
+        open_live(page, live)
+        page.wait_for_function("() => document.getElementById('review').textContent.startsWith('Points left')",
+                               timeout=60_000)
+        assert serious_violations(page) == {"light": [], "dark": []}
+    finally:
+        context.close()

@@ -276,17 +276,21 @@ function drawBoardInto(b, board, title) {
   }
   board.append(grid);
 
+  for (const sq of b.squares) board.append(drawSquare(sq));
+
+  // Another game's preview over the tiles it is about (Scrabble House: a square turned to the
+  // mover, a tile to take off): drawn above them, or the tiles would hide it.
   const preview = new Set((b.preview && b.preview.squares || []).map(([r, c]) => `${r},${c}`));
   const turned = new Set((b.preview && b.preview.turned || []).map(([r, c]) => `${r},${c}`));
   const removed = new Set((b.preview && b.preview.removed || []).map(([r, c]) => `${r},${c}`));
   for (const key of preview) {
     const [r, c] = key.split(",").map(Number);
-    // Scrabble House: a square turned to the mover, a square taken off (else: another game's preview).
-    const kind = turned.has(key) && !removed.has(key) ? "preview turn" : "preview";
-    board.append(svg("rect", { x: MARGIN + c * CELL, y: MARGIN + r * CELL, width: CELL, height: CELL, class: kind, "data-square": squareName(r, c) }));
+    const turn = turned.has(key) && !removed.has(key);
+    const mark = svg("rect", { x: MARGIN + c * CELL + 2, y: MARGIN + r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4,
+                               class: turn ? "preview turn" : "preview", "data-square": squareName(r, c) });
+    mark.append(svg("title", {}, `${squareName(r, c)}: ${turn ? "turned to the mover" : "comes off"}`));
+    board.append(mark);
   }
-
-  for (const sq of b.squares) board.append(drawSquare(sq));
 
   for (const [r, c] of b.corrected) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "corrected" }));
@@ -306,14 +310,22 @@ function drawBoardInto(b, board, title) {
 
 // The dungeon's plan on the board: every obstacle's squares outlined, its kind's mark in a corner
 // (W wall, M monster, T treasure, F fixed letter), so the player lays it out square by square.
+// Each mark a dark badge ringed in white with a white letter, each outline white under a dark
+// dash: one of the two stands out on every square, light (plain, DL, DW, a tile) or dark (TW, TL).
+const PLAN_BADGE = { fill: "#2a1242", ring: "#ffffff", ink: "#ffffff" };
+
 function drawPlan(board, plan) {
   for (const o of plan.objects) {
     const mark = { wall: "W", monster: "M", treasure: "T", "fixed letter": "F" }[o.type];
     for (const q of o.squares) {
       const x = MARGIN + q.col * CELL, y = MARGIN + q.row * CELL;
       const g = svg("g", { class: `plan ${o.type.replace(" ", "-")}`, "data-plan": q.name });
-      g.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "plan-box" }));
-      g.append(svg("text", { x: x + CELL - 4, y: y + 11, "text-anchor": "end", class: "plan-mark" }, mark));
+      g.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "plan-halo" }));
+      g.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "plan-box" }));
+      g.append(svg("rect", { x: x + CELL - 26, y: y + 1, width: 25, height: 22, rx: 6, fill: PLAN_BADGE.fill,
+                             stroke: PLAN_BADGE.ring, "stroke-width": 2, class: "plan-badge" }));
+      g.append(svg("text", { x: x + CELL - 13.5, y: y + 18.5, "text-anchor": "middle", fill: PLAN_BADGE.ink,
+                             class: "plan-mark" }, mark));
       g.append(svg("title", {}, `${q.name}: ${o.type}${o.orientation ? ` (${o.orientation})` : ""}, ` +
         `${o.face === "up" ? "face up" : "face down"}${o.token ? ", a token on it" : ""}`));
       board.append(g);
@@ -367,14 +379,19 @@ function drawStacking() {
   const buyer = doc.game.to_move;
   for (const t of st.market) {
     const price = buyer !== null ? st.prices[buyer] : null;
+    if (!admin) {
+      // A sale is the organiser's action: a spectator sees the tiles for sale, not a control.
+      const tile = el("span", { class: "market-tile", "data-letter": t.letter, role: "img",
+                                "aria-label": `${t.letter} (${t.value} points) for ${price === null ? "sale" : price + " points"}` }, t.letter);
+      tile.append(el("small", {}, String(t.value)));
+      market.append(tile);
+      continue;
+    }
     const b = el("button", { type: "button", class: "market-tile", "data-letter": t.letter,
                              "aria-label": `Buy ${t.letter} (${t.value} points) for ${price} points` }, t.letter);
     b.append(el("small", {}, String(t.value)));
     b.disabled = buyer === null;
-    b.addEventListener("click", () => {
-      if (!admin) { say("Unlock the organiser's actions (PIN) to sell a tile.", true); return; }
-      action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`);
-    });
+    b.addEventListener("click", () => action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`));
     market.append(b);
   }
   if (st.market.length === 0) market.append(el("span", { class: "muted" }, "empty"));
@@ -496,6 +513,7 @@ function drawLastMove() {
 function drawHouse() {
   const boards = doc.boards || [];
   $("board2-wrap").hidden = boards.length < 2;
+  document.body.classList.toggle("two-boards", boards.length >= 2);
   if (boards.length >= 2) {
     drawBoardInto(boards[1], $("board2"), $("board2-title"));
     $("board2-caption").textContent = boards[1].title;
@@ -1043,7 +1061,7 @@ function setAdmin(on) {
   admin = on;
   $("admin").hidden = !on;
   $("login").hidden = on;
-  if (doc) drawActions();
+  if (doc) { drawActions(); drawStacking(); }
 }
 
 function say(text, bad) {
