@@ -134,11 +134,12 @@ class Game:
         raise NotImplementedError
 
     @classmethod
-    def review(cls, session: Any) -> Callable[[], dict[str, Any]] | None:
+    def review(cls, session: Any) -> Callable[[Callable[[], bool]], dict[str, Any]] | None:
         """After the game: a job giving each move of the move list its best alternative and the
         points it left on the table (:mod:`companion.table.review`). Made on the game thread
-        from what ``session`` holds; run beside it (it takes seconds). A hook: None while the
-        game is on; a game without it offers no review."""
+        from what ``session`` holds; run beside it (it takes seconds) as ``job(stopped)``,
+        which gives up when ``stopped()`` says so. A hook: None while the game is on; a game
+        without it offers no review."""
         raise NotImplementedError
 
     @classmethod
@@ -372,14 +373,14 @@ class Classic(Game):
         return classic_hints(record, turn=turn, rack=rack, top=top, tileset=tileset, source=source)
 
     @classmethod
-    def review(cls, session: Any) -> Callable[[], dict[str, Any]] | None:
+    def review(cls, session: Any) -> Callable[[Callable[[], bool]], dict[str, Any]] | None:
         if not session.state.over:
             return None
         # The record and the move list as they are now (the job runs on another thread).
         record = parse_gcg(session.gcg(), "the game")
         rows = [dict(row) for row in session.history()]
-        return lambda: review_moves(record, rows, lambda rec, turn, rack: cls.hint(
-            rec, turn=turn, rack=rack, top=1, tileset=None, source="the game"))
+        return lambda stopped: review_moves(record, rows, lambda rec, turn, rack: cls.hint(
+            rec, turn=turn, rack=rack, top=1, tileset=None, source="the game"), stopped)
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,

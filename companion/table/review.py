@@ -26,15 +26,19 @@ Hint = Callable[[GameRecord, int, str], Any]
 TURNS = ("play", "pass", "turn-lost", "exchange")
 
 
-def review_moves(record: GameRecord, rows: Sequence[dict[str, Any]], hint: Hint) -> dict[str, Any]:
+def review_moves(record: GameRecord, rows: Sequence[dict[str, Any]], hint: Hint,
+                 stopped: Callable[[], bool] = lambda: False) -> dict[str, Any]:
     """One entry per row of the move list (None for a row that is no turn): the rack looked at
     and whether it was the player's whole rack, the best play found, what the move scored, the
-    points left; and each player's points left in all."""
+    points left; and each player's points left in all. ``stopped`` is asked before each move
+    (the companion stopping): then ``{"state": "stopped"}``."""
     moves: list[dict[str, Any] | None] = []
     left: dict[int, int] = {}
     known = 0
     turn = 0
     for i, row in enumerate(rows):
+        if stopped():
+            return {"state": "stopped"}
         if row.get("kind") not in TURNS:
             moves.append(None)
             continue

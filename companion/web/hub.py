@@ -89,6 +89,7 @@ class Hub:
         self._review_key: tuple[Any, ...] | None = None
         self._review: dict[str, Any] | None = None
         self._review_done = False
+        self._review_thread: threading.Thread | None = None
         self._refresh(force=True)
 
     # -- the game thread --
@@ -113,6 +114,10 @@ class Hub:
             self._subscribers.clear()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        # A review under way gives up at its next move (it reads the word list: not after the
+        # companion, or a test and its data directory, is gone).
+        if self._review_thread is not None:
+            self._review_thread.join(timeout=10)
 
     @property
     def stopped(self) -> bool:
@@ -212,17 +217,19 @@ class Hub:
             return None
         with self._lock:
             self._review_key, self._review = key, {"state": "working"}
-        threading.Thread(target=self._review_run, args=(key, job), name="companion-review", daemon=True).start()
+        self._review_thread = threading.Thread(target=self._review_run, args=(key, job), name="companion-review",
+                                               daemon=True)
+        self._review_thread.start()
         return self._review
 
-    def _review_run(self, key: tuple[Any, ...], job: Callable[[], dict[str, Any]]) -> None:
+    def _review_run(self, key: tuple[Any, ...], job: Callable[[Callable[[], bool]], dict[str, Any]]) -> None:
         try:
-            result = job()
+            result = job(lambda: self.stopped or key != self._review_key)
         except Exception as exc:
             log.exception("the review of the game")
             result = {"state": "failed", "error": f"{type(exc).__name__}: {exc}"}
         with self._lock:
-            if key != self._review_key:
+            if key != self._review_key or self.stopped:
                 return  # the game went on (an undo) or another began meanwhile
             self._review, self._review_done = result, True
         # The game thread publishes it (the next tick; at once for a hub not started).

@@ -123,3 +123,15 @@ def test_the_hub_publishes_the_end_at_once_and_the_review_when_it_is_done():
     # An undo takes the game's end back: no review of a game that goes on.
     hub.call(lambda s, now: s.undo(now))
     assert not hub.document_json()["game"]["over"] and "review" not in hub.document_json()
+
+
+def test_a_review_gives_up_when_the_companion_stops(record):
+    asked = []
+
+    def counting(rec, turn, rack):  # type: ignore[no-untyped-def]
+        asked.append(turn)
+        return hint(rec, turn, rack)
+
+    assert review_moves(record, rows_of(record, racks=True), counting, stopped=lambda: len(asked) >= 2) == {
+        "state": "stopped"}
+    assert asked == [1, 2]

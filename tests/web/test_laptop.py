@@ -48,5 +48,11 @@ def test_a_laptop_sees_every_row_of_the_board_and_the_last_move(browser, live, v
         assert "E7 B(O)AT" in page.inner_text("#last-move")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # no sideways scroll
         shot(page, f"laptop-{viewport['width']}x{viewport['height']}")
+        # A move tapped in the list (scrolled to: the board stays beside it): the board then,
+        # under its caption, still whole on the screen.
+        page.locator("#history tr.pickable").first.click()
+        page.wait_for_selector("#board-caption:not([hidden])")
+        assert all(r["inside"] for r in rows_in_view(page)), rows_in_view(page)
+        assert page.locator("#board-caption").bounding_box()["y"] >= 0
     finally:
         context.close()
