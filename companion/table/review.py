@@ -48,8 +48,8 @@ def review_moves(record: GameRecord, rows: Sequence[dict[str, Any]], hint: Hint,
         rack, whole = row.get("rack") or "", True
         if not rack and row["kind"] == "play":
             rack, whole = tiles_played(row.get("word", "")), False
-        entry: dict[str, Any] = {"turn": turn, "rack": rack, "whole_rack": whole and bool(rack), "scored": scored,
-                                 "came_off": came_off, "best": None, "left": None}
+        entry: dict[str, Any] = {"turn": turn, "rack": rack, "whole_rack": whole and bool(rack),
+                                 "scored": scored, "came_off": came_off, "best": None, "left": None}
         if rack:
             try:
                 report = hint(record, turn, rack)

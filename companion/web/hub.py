@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from companion.clock.now import monotonic_ms
+from companion.core.errors import one_line
 from companion.table.games import document, game_of, provides
 from companion.table.session import GameSession
 from companion.web.patch import make_patch
@@ -210,15 +211,18 @@ class Hub:
                 return self._review
         try:
             job = game.review(self.session)
-        except Exception:  # a bug must not stop the game thread: no review, the game goes on
+        except Exception as exc:  # a bug must not stop the game thread: no review, the game goes on
             log.exception("the review of the game")
-            job = None
+            failed = {"state": "failed", "error": one_line(f"{type(exc).__name__}: {exc}")}
+            with self._lock:
+                self._review_key, self._review = key, failed
+            return self._review
         if job is None:
             return None
         with self._lock:
             self._review_key, self._review = key, {"state": "working"}
-        self._review_thread = threading.Thread(target=self._review_run, args=(key, job), name="companion-review",
-                                               daemon=True)
+        self._review_thread = threading.Thread(target=self._review_run, args=(key, job),
+                                               name="companion-review", daemon=True)
         self._review_thread.start()
         return self._review
 
@@ -227,7 +231,7 @@ class Hub:
             result = job(lambda: self.stopped or key != self._review_key)
         except Exception as exc:
             log.exception("the review of the game")
-            result = {"state": "failed", "error": f"{type(exc).__name__}: {exc}"}
+            result = {"state": "failed", "error": one_line(f"{type(exc).__name__}: {exc}")}
         with self._lock:
             if key != self._review_key or self.stopped:
                 return  # the game went on (an undo) or another began meanwhile

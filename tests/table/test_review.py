@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.core.gcg import Exchange, GameRecord, Pass, Play, Withdrawn, decode_gcg, parse_gcg, tiles_played
+from companion.core.gcg import (Exchange, GameRecord, Pass, Play, Withdrawn, decode_gcg, parse_gcg,
+                               tiles_played)
 from companion.rules import classic
 from companion.table.games import GAMES
 from companion.table.review import review_moves
@@ -69,7 +70,8 @@ def test_known_racks_each_move_against_the_best_play_of_its_rack(record):
         assert m["best"] is not None and m["left"] == max(0, m["best"]["score"] - m["scored"])
     # 10B DONATES +82 from ADENOST: the generator finds a bingo at least as good; nothing left.
     donates = moves[4]
-    assert donates["scored"] == 82 and donates["best"]["score"] >= 82 and donates["left"] == donates["best"]["score"] - 82
+    assert donates["scored"] == 82 and donates["best"]["score"] >= 82
+    assert donates["left"] == donates["best"]["score"] - 82
     # The hook's own best move for the rack and the position before the turn.
     assert donates["best"]["score"] == hint(record, 5, "ADENOST").moves[0]["score"]
     # The play that came off scored nothing: all of its alternative's points were left.
@@ -88,8 +90,8 @@ def test_unknown_racks_each_play_against_the_best_play_of_its_tiles(record):
     assert not first["whole_rack"] and first["rack"] == "WINDY" == tiles_played("WINDY")
     assert first["best"]["score"] >= 32  # WINDY's own tiles: 8D WINDY or better
     assert second["rack"] == "GALE"
-    assert passed == {"turn": 3, "rack": "", "whole_rack": False, "scored": 0, "came_off": False, "best": None,
-                      "left": None}
+    assert passed == {"turn": 3, "rack": "", "whole_rack": False, "scored": 0, "came_off": False,
+                      "best": None, "left": None}
     assert third["rack"] == "JAVEN"  # JAVE..N's own tiles
     assert review["whole_racks"] == 0
 

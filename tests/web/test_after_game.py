@@ -12,6 +12,8 @@ from tests.web.conftest import PHONE, shot
 from tests.web.test_browser import live, open_live, page  # noqa: F401 - the fixtures
 from tests.web.test_venue import serious_violations
 
+REVIEWED = "() => document.getElementById('review').textContent.startsWith('Points left')"
+
 
 def test_each_move_shows_its_best_alternative_and_the_points_left(page, live):  # noqa: F811
     open_live(page, live)
@@ -19,8 +21,7 @@ def test_each_move_shows_its_best_alternative_and_the_points_left(page, live):  
     for _ in range(6):
         live.call(lambda s, now: s.act(now, classic.Pass()))
     live.call(lambda s, now: s.act(now, classic.RevealRacks(("AEIRSTU", "CDLNOPR"))))
-    page.wait_for_function("() => document.getElementById('review').textContent.startsWith('Points left')",
-                           timeout=60_000)
+    page.wait_for_function(REVIEWED, timeout=60_000)
     # What the registry's hint hook finds for Bob's E7 B.AT, from its tiles B, A, T.
     record = parse_gcg(live.call(lambda s, now: s.gcg()))
     best = GAMES["classic"].hint(record, turn=2, rack="BAT", top=1, tileset=None, source="test").moves[0]
@@ -28,7 +29,8 @@ def test_each_move_shows_its_best_alternative_and_the_points_left(page, live):  
     rows = page.locator("#history tr")
     assert rows.count() == 10
     bat = rows.nth(1).locator(".best").inner_text()
-    assert bat == f"best of its tiles: {best['position']} {best['shown']} {best['score']}, {best['score'] - 6} left"
+    left = best["score"] - 6
+    assert bat == f"best of its tiles: {best['position']} {best['shown']} {best['score']}, {left} left"
     house = rows.nth(0).locator(".best").inner_text()
     assert house.startswith(("the best play of its tiles", "best of its tiles: ")), house
     assert rows.nth(2).locator(".best").inner_text() == "rack unknown: no alternative"  # Ann's pass
@@ -46,8 +48,7 @@ def test_the_page_after_the_game_passes_axe(browser, live):  # noqa: F811
             live.call(lambda s, now: s.act(now, classic.Pass()))
         live.call(lambda s, now: s.act(now, classic.RevealRacks(("AEIRSTU", "CDLNOPR"))))
         open_live(page, live)
-        page.wait_for_function("() => document.getElementById('review').textContent.startsWith('Points left')",
-                               timeout=60_000)
+        page.wait_for_function(REVIEWED, timeout=60_000)
         assert serious_violations(page) == {"light": [], "dark": []}
     finally:
         context.close()

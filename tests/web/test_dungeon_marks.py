@@ -40,7 +40,8 @@ def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> fl
 
 
 def test_the_plan_marks_are_large_and_stand_out_on_every_square(page):  # noqa: F811
-    session = games.GAMES["dungeon"].start(None, 0, names=["Dora"], seed=11, lexicon_for=lambda t: frozenset())
+    session = games.GAMES["dungeon"].start(None, 0, names=["Dora"], seed=11,
+                                           lexicon_for=lambda t: frozenset())
     hub = Hub(session).start()
     server = ServerThread(create_app(hub, auth=Auth(PIN)), hub).start()
     try:
@@ -53,13 +54,16 @@ def test_the_plan_marks_are_large_and_stand_out_on_every_square(page):  # noqa: 
             const scale = document.getElementById('board').getScreenCTM().a;  // board units to screen pixels
             const fill = (e) => getComputedStyle(e).fill, stroke = (e) => getComputedStyle(e).stroke;
             const under = {};
-            for (const r of document.querySelectorAll('#board rect.sq')) under[`${r.getAttribute('x')},${r.getAttribute('y')}`] = fill(r);
+            for (const r of document.querySelectorAll('#board rect.sq')) {
+                under[`${r.getAttribute('x')},${r.getAttribute('y')}`] = fill(r);
+            }
             return [...document.querySelectorAll('#board g.plan')].map((g) => {
                 const box = g.querySelector('.plan-box'), halo = g.querySelector('.plan-halo');
                 const badge = g.querySelector('.plan-badge'), mark = g.querySelector('.plan-mark');
                 const x = Number(box.getAttribute('x')) - 2, y = Number(box.getAttribute('y')) - 2;
                 return {name: g.dataset.plan, px: parseFloat(getComputedStyle(mark).fontSize) * scale,
-                        ink: fill(mark), badge: fill(badge), ring: stroke(badge), box: stroke(box), halo: stroke(halo),
+                        ink: fill(mark), badge: fill(badge), ring: stroke(badge),
+                        box: stroke(box), halo: stroke(halo),
                         square: under[`${x},${y}`]};
             });
         }""")
@@ -74,9 +78,10 @@ def test_the_plan_marks_are_large_and_stand_out_on_every_square(page):  # noqa: 
         for d in drawn:
             assert d["px"] >= MARK_PX, d
             assert contrast(rgb(d["ink"]), rgb(d["badge"])) >= 4.5, d
+            badge, ring, box, halo = (rgb(d[k]) for k in ("badge", "ring", "box", "halo"))
             for colour in colours + [rgb(d["square"])]:
-                assert max(contrast(rgb(d["badge"]), colour), contrast(rgb(d["ring"]), colour)) >= 3, (d, colour)
-                assert max(contrast(rgb(d["box"]), colour), contrast(rgb(d["halo"]), colour)) >= 3, (d, colour)
+                assert max(contrast(badge, colour), contrast(ring, colour)) >= 3, (d, colour)
+                assert max(contrast(box, colour), contrast(halo, colour)) >= 3, (d, colour)
         # The seed lays marks on the dark premiums as well (where the old ones vanished).
         dark = {p for p in palette if luminance(rgb(p)) < 0.2}
         assert any(d["square"] in dark for d in drawn), [d["square"] for d in drawn]

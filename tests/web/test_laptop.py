@@ -46,7 +46,8 @@ def test_a_laptop_sees_every_row_of_the_board_and_the_last_move(browser, live, v
         card = page.locator("#last-move").bounding_box()
         assert card is not None and card["y"] + card["height"] <= viewport["height"], card
         assert "E7 B(O)AT" in page.inner_text("#last-move")
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # no sideways scroll
+        # No sideways scroll.
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shot(page, f"laptop-{viewport['width']}x{viewport['height']}")
         # A move tapped in the list (scrolled to: the board stays beside it): the board then,
         # under its caption, still whole on the screen.
