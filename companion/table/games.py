@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from companion.core.errors import CompanionError, ConfigError, one_line
-from companion.core.gcg import LETTERED_ROWS, GameRecord
+from companion.core.gcg import LETTERED_ROWS, GameRecord, parse_gcg
 from companion.rules.rescore import GameScoring, Rescore, TileSetChoice, choose_tileset, rescore
 from companion.rules import classic as classic_rules
 from companion.rules import dungeon as dungeon_rules
@@ -35,6 +35,7 @@ from companion.table.dungeon_snapshot import dungeon_document
 from companion.table.hints import HintReport, classic_hints, scrabble3_hints
 from companion.table.house import HouseSession
 from companion.table.house_snapshot import house_document
+from companion.table.review import review_moves
 from companion.table.scrabble3 import Scrabble3Session, scrabble3_document
 from companion.table.session import PRESETS, TILESETS, ActionError, time_control
 from companion.table.snapshot import classic_document
@@ -133,6 +134,15 @@ class Game:
         raise NotImplementedError
 
     @classmethod
+    def review(cls, session: Any) -> Callable[[Callable[[], bool]], dict[str, Any]] | None:
+        """After the game: a job giving each move of the move list its best alternative and the
+        points it left on the table (:mod:`companion.table.review`). Made on the game thread
+        from what ``session`` holds; run beside it (it takes seconds) as ``job(stopped)``,
+        which gives up when ``stopped()`` says so. A hook: None while the game is on; a game
+        without it offers no review."""
+        raise NotImplementedError
+
+    @classmethod
     def form(cls, current: bool = False) -> dict[str, Any]:
         """The game as the page's new-game form offers it."""
         return {"name": cls.name, "title": cls.title, "available": cls.from_page or current,
@@ -218,6 +228,13 @@ def form(session: Any) -> dict[str, Any]:
         "challenge_modes": list(current.challenge_modes) if current else [],
         "tilesets": list(current.tilesets) if current else list(TILESETS),
         "actions": sorted(current.actions) if current else [],
+        # What the current game offers, from the registry (the page branches on these, never on
+        # a game's name): a challenge mode, a choice of tile sets, a review after the game.
+        "capabilities": {
+            "challenge": bool(current and current.challenge_modes),
+            "tilesets": bool(current and len(current.tilesets) > 1),
+            "review": bool(current and provides(current, "review")),
+        },
     }
 
 
@@ -354,6 +371,16 @@ class Classic(Game):
     def hint(cls, record: GameRecord, *, turn: int | None, rack: str | None, top: int, tileset: str | None,
              source: str) -> HintReport:
         return classic_hints(record, turn=turn, rack=rack, top=top, tileset=tileset, source=source)
+
+    @classmethod
+    def review(cls, session: Any) -> Callable[[Callable[[], bool]], dict[str, Any]] | None:
+        if not session.state.over:
+            return None
+        # The record and the move list as they are now (the job runs on another thread).
+        record = parse_gcg(session.gcg(), "the game")
+        rows = [dict(row) for row in session.history()]
+        return lambda stopped: review_moves(record, rows, lambda rec, turn, rack: cls.hint(
+            rec, turn=turn, rack=rack, top=1, tileset=None, source="the game"), stopped)
 
     @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,

@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.core.errors import CompanionError
 from companion.core.gcg import GameRecord
-from companion.core.move import format_square
+from companion.core.move import format_square, readable_word
 from companion.core.tiles import get_tileset
 from companion.engine.hint import Position, file_position, hints, parse_rack, position_before
 from companion.engine.movegen import generator_for
@@ -54,6 +54,8 @@ def classic_hints(record: GameRecord, *, turn: int | None, rack: str | None, top
         {
             "position": file_position(m, record, position.board),
             "word": m.word,
+            # As players read it: the letters played through in brackets (the page shows it).
+            "shown": readable_word(position.board, m.position, m.word),
             "letters": m.letters,
             "score": m.score,
             "tiles": m.rack_tiles,

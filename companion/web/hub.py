@@ -14,6 +14,12 @@
   client whose queue is full is dropped (its browser reconnects and gets a fresh snapshot),
   so a slow phone can never hold up the game. At most ``max_clients`` streams are open.
 
+- **The review** after a game (each move's best alternative, :mod:`companion.table.review`)
+  takes seconds: the game's registry hook makes the job on the game thread when the game is
+  over, a thread of its own runs it, and the document carries ``review`` (``{"state":
+  "working"}``, then the result) for as long as the game is that game, over, with that move
+  list. The table's loop never waits for it.
+
 One lock guards the document, the version and the subscribers, and is held only for a few
 assignments.
 """
@@ -31,7 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from companion.clock.now import monotonic_ms
-from companion.table.games import document
+from companion.core.errors import one_line
+from companion.table.games import document, game_of, provides
 from companion.table.session import GameSession
 from companion.web.patch import make_patch
 
@@ -79,6 +86,11 @@ class Hub:
         self.dropped = 0  # subscribers dropped for being too slow, since the start
         self._doc_bytes = b""
         self._doc: dict[str, Any] = {}
+        # The review of the game just over: the game, move list and end it is for, and its state.
+        self._review_key: tuple[Any, ...] | None = None
+        self._review: dict[str, Any] | None = None
+        self._review_done = False
+        self._review_thread: threading.Thread | None = None
         self._refresh(force=True)
 
     # -- the game thread --
@@ -103,6 +115,10 @@ class Hub:
             self._subscribers.clear()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        # A review under way gives up at its next move (it reads the word list: not after the
+        # companion, or a test and its data directory, is gone).
+        if self._review_thread is not None:
+            self._review_thread.join(timeout=10)
 
     @property
     def stopped(self) -> bool:
@@ -152,10 +168,15 @@ class Hub:
     def _refresh(self, force: bool = False) -> None:
         """After the game thread ran: a new document for every change, published."""
         revision = self.session.revision
+        with self._lock:
+            force, self._review_done = force or self._review_done, False
         if revision == self._revision and not force:
             return
         now = self.now_ms()
         doc = document(self.session, now)  # the game's page view and the new-game form
+        review = self._reviewed(doc)
+        if review is not None:
+            doc["review"] = review
         with self._lock:
             self._revision = revision
             self.version += 1
@@ -173,6 +194,51 @@ class Hub:
                     sub.dropped = True
                     self._subscribers.discard(sub)
                     self.dropped += 1
+
+    def _reviewed(self, doc: dict[str, Any]) -> dict[str, Any] | None:
+        """The review of the game in ``doc`` (on the game thread): started when the game is
+        over and its game offers one, kept while the game, its move list and its end stay."""
+        game = game_of(self.session)
+        g = doc.get("game", {})
+        if game is None or not g.get("over") or not provides(game, "review"):
+            with self._lock:
+                self._review_key = self._review = None  # a running job's result is dropped
+            return None
+        # The game and its move list as they end (an undo and another last move: another review).
+        key = (g.get("id"), g.get("result"), json.dumps(doc.get("history"), sort_keys=True))
+        with self._lock:
+            if key == self._review_key:
+                return self._review
+        try:
+            job = game.review(self.session)
+        except Exception as exc:  # a bug must not stop the game thread: no review, the game goes on
+            log.exception("the review of the game")
+            failed = {"state": "failed", "error": one_line(f"{type(exc).__name__}: {exc}")}
+            with self._lock:
+                self._review_key, self._review = key, failed
+            return self._review
+        if job is None:
+            return None
+        with self._lock:
+            self._review_key, self._review = key, {"state": "working"}
+        self._review_thread = threading.Thread(target=self._review_run, args=(key, job),
+                                               name="companion-review", daemon=True)
+        self._review_thread.start()
+        return self._review
+
+    def _review_run(self, key: tuple[Any, ...], job: Callable[[Callable[[], bool]], dict[str, Any]]) -> None:
+        try:
+            result = job(lambda: self.stopped or key != self._review_key)
+        except Exception as exc:
+            log.exception("the review of the game")
+            result = {"state": "failed", "error": one_line(f"{type(exc).__name__}: {exc}")}
+        with self._lock:
+            if key != self._review_key or self.stopped:
+                return  # the game went on (an undo) or another began meanwhile
+            self._review, self._review_done = result, True
+        # The game thread publishes it (the next tick; at once for a hub not started).
+        if self._thread is None:
+            self.call(lambda session, now: None)
 
     # -- readers (any thread) --
 

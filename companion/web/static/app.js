@@ -105,6 +105,7 @@ function render(next) {
   drawClocks();
   drawBoardText();
   drawPool();
+  drawReview();
   announceNewest();
   document.body.dataset.version = String(doc.version);
 }
@@ -193,7 +194,10 @@ function drawStatus() {
   else if (!c.started && c.control !== "no clock" && !g.over) parts.push("clock not started");
   parts.push(`bag ${g.bag}`);
   parts.push(c.control);
-  if (g.challenge && g.name === "classic") parts.push(`challenge ${g.challenge}`, `tiles ${g.tileset}`);
+  // What the game offers is the registry's word (options.capabilities), not its name's.
+  const can = (doc.options && doc.options.capabilities) || {};
+  if (can.challenge && g.challenge) parts.push(`challenge ${g.challenge}`);
+  if (can.tilesets && g.tileset) parts.push(`tiles ${g.tileset}`);
   const next = doc.configured;
   if (next) {
     const s = next.settings || {};
@@ -231,12 +235,22 @@ function drawBoard() {
   caption.hidden = !b.title;
   caption.textContent = b.title ? (viewing === null ? b.title : `${b.title} (tap it again for now)`) : "";
   document.body.classList.toggle("viewing-past", viewing !== null);
+  fitBoard();
+}
+
+// On a screen wider than tall the board is as tall as the screen less what stands above it
+// (the title bar, the caption): the style sheet reads that height here.
+function fitBoard() {
+  const above = $("title").parentElement.offsetHeight + ($("board-caption").hidden ? 0 : $("board-caption").offsetHeight + 8);
+  document.documentElement.style.setProperty("--bar-h", `${above}px`);
 }
 
 function drawBoardInto(b, board, title) {
   const labelled = !!(b.preview && b.preview.label);
   const w = MARGIN + b.cols * CELL + 2, h = MARGIN + b.rows * CELL + 2 + (labelled ? 20 : 0);
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  // Its shape, for a board fitted to the screen's height (a laptop, the venue view).
+  board.style.aspectRatio = `${w} / ${h}`;
   board.replaceChildren(title);
   const tiles = b.squares.filter((s) => s.kind === "tile").length;
   title.textContent = `${b.title || "The board"}, ${b.rows} by ${b.cols}: ${tiles} tiles`;
@@ -262,17 +276,21 @@ function drawBoardInto(b, board, title) {
   }
   board.append(grid);
 
+  for (const sq of b.squares) board.append(drawSquare(sq));
+
+  // Another game's preview over the tiles it is about (Scrabble House: a square turned to the
+  // mover, a tile to take off): drawn above them, or the tiles would hide it.
   const preview = new Set((b.preview && b.preview.squares || []).map(([r, c]) => `${r},${c}`));
   const turned = new Set((b.preview && b.preview.turned || []).map(([r, c]) => `${r},${c}`));
   const removed = new Set((b.preview && b.preview.removed || []).map(([r, c]) => `${r},${c}`));
   for (const key of preview) {
     const [r, c] = key.split(",").map(Number);
-    // Scrabble House: a square turned to the mover, a square taken off (else: another game's preview).
-    const kind = turned.has(key) && !removed.has(key) ? "preview turn" : "preview";
-    board.append(svg("rect", { x: MARGIN + c * CELL, y: MARGIN + r * CELL, width: CELL, height: CELL, class: kind, "data-square": squareName(r, c) }));
+    const turn = turned.has(key) && !removed.has(key);
+    const mark = svg("rect", { x: MARGIN + c * CELL + 2, y: MARGIN + r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4,
+                               class: turn ? "preview turn" : "preview", "data-square": squareName(r, c) });
+    mark.append(svg("title", {}, `${squareName(r, c)}: ${turn ? "turned to the mover" : "comes off"}`));
+    board.append(mark);
   }
-
-  for (const sq of b.squares) board.append(drawSquare(sq));
 
   for (const [r, c] of b.corrected) {
     board.append(svg("rect", { x: MARGIN + c * CELL + 1, y: MARGIN + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "corrected" }));
@@ -292,14 +310,22 @@ function drawBoardInto(b, board, title) {
 
 // The dungeon's plan on the board: every obstacle's squares outlined, its kind's mark in a corner
 // (W wall, M monster, T treasure, F fixed letter), so the player lays it out square by square.
+// Each mark a dark badge ringed in white with a white letter, each outline white under a dark
+// dash: one of the two stands out on every square, light (plain, DL, DW, a tile) or dark (TW, TL).
+const PLAN_BADGE = { fill: "#2a1242", ring: "#ffffff", ink: "#ffffff" };
+
 function drawPlan(board, plan) {
   for (const o of plan.objects) {
     const mark = { wall: "W", monster: "M", treasure: "T", "fixed letter": "F" }[o.type];
     for (const q of o.squares) {
       const x = MARGIN + q.col * CELL, y = MARGIN + q.row * CELL;
       const g = svg("g", { class: `plan ${o.type.replace(" ", "-")}`, "data-plan": q.name });
-      g.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "plan-box" }));
-      g.append(svg("text", { x: x + CELL - 4, y: y + 11, "text-anchor": "end", class: "plan-mark" }, mark));
+      g.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "plan-halo" }));
+      g.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "plan-box" }));
+      g.append(svg("rect", { x: x + CELL - 26, y: y + 1, width: 25, height: 22, rx: 6, fill: PLAN_BADGE.fill,
+                             stroke: PLAN_BADGE.ring, "stroke-width": 2, class: "plan-badge" }));
+      g.append(svg("text", { x: x + CELL - 13.5, y: y + 18.5, "text-anchor": "middle", fill: PLAN_BADGE.ink,
+                             class: "plan-mark" }, mark));
       g.append(svg("title", {}, `${q.name}: ${o.type}${o.orientation ? ` (${o.orientation})` : ""}, ` +
         `${o.face === "up" ? "face up" : "face down"}${o.token ? ", a token on it" : ""}`));
       board.append(g);
@@ -353,14 +379,19 @@ function drawStacking() {
   const buyer = doc.game.to_move;
   for (const t of st.market) {
     const price = buyer !== null ? st.prices[buyer] : null;
+    if (!admin) {
+      // A sale is the organiser's action: a spectator sees the tiles for sale, not a control.
+      const tile = el("span", { class: "market-tile", "data-letter": t.letter, role: "img",
+                                "aria-label": `${t.letter} (${t.value} points) for ${price === null ? "sale" : price + " points"}` }, t.letter);
+      tile.append(el("small", {}, String(t.value)));
+      market.append(tile);
+      continue;
+    }
     const b = el("button", { type: "button", class: "market-tile", "data-letter": t.letter,
                              "aria-label": `Buy ${t.letter} (${t.value} points) for ${price} points` }, t.letter);
     b.append(el("small", {}, String(t.value)));
     b.disabled = buyer === null;
-    b.addEventListener("click", () => {
-      if (!admin) { say("Unlock the organiser's actions (PIN) to sell a tile.", true); return; }
-      action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`);
-    });
+    b.addEventListener("click", () => action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`));
     market.append(b);
   }
   if (st.market.length === 0) market.append(el("span", { class: "muted" }, "empty"));
@@ -482,6 +513,7 @@ function drawLastMove() {
 function drawHouse() {
   const boards = doc.boards || [];
   $("board2-wrap").hidden = boards.length < 2;
+  document.body.classList.toggle("two-boards", boards.length >= 2);
   if (boards.length >= 2) {
     drawBoardInto(boards[1], $("board2"), $("board2-title"));
     $("board2-caption").textContent = boards[1].title;
@@ -677,7 +709,10 @@ function drawHistory() {
       case "last-rack-penalty": what = `own rack (${row.tiles})`; break;
       default: what = row.message || row.kind;
     }
-    tr.append(el("td", {}, what));
+    const cell = el("td", {}, what);
+    const best = reviewLine(n - 1);
+    if (best) cell.append(el("div", { class: "best" }, best));
+    tr.append(cell);
     tr.append(el("td", { class: "num" }, row.points === undefined ? "" : (row.points > 0 ? "+" : "") + row.points));
     tr.append(el("td", { class: "num" }, row.total === undefined ? "" : String(row.total)));
     tr.append(el("td", { class: "num time" }, timeUsed(n - 1)));
@@ -693,6 +728,39 @@ function drawHistory() {
     if (viewing === n - 1) tr.classList.add("viewing");
     body.append(tr);
   }
+}
+
+// --- after the game: each move's best alternative ------------------------------------------
+// The server's review (the game's own move generator, off the table's loop): for each move the
+// best play found and the points left on the table. At a table the racks are private: a move
+// whose rack the game does not know is compared with the best play of the tiles it put down.
+
+function reviewLine(i) {
+  const r = doc.review;
+  const m = r && r.state === "done" ? r.moves[i] : null;
+  if (!m) return "";
+  const from = m.whole_rack ? "" : " of its tiles";
+  if (!m.rack) return "rack unknown: no alternative";
+  if (!m.best) return m.note ? `no alternative: ${m.note}` : `no play${from} found`;
+  const best = `${m.best.position} ${m.best.shown} ${m.best.score}`;
+  const row = doc.history[i];
+  if (m.left === 0 && row.kind === "play" && !m.came_off && row.position === m.best.position) return "the best play" + from;
+  return `best${from}: ${best}, ${m.left} left`;
+}
+
+function drawReview() {
+  const box = $("review");
+  const r = doc.review;
+  box.hidden = !r;
+  if (!r) return;
+  if (r.state === "working") { box.textContent = "After the game: looking for each move's best alternative…"; return; }
+  if (r.state !== "done") { box.textContent = `No review of the game: ${r.error || r.state}`; return; }
+  const left = Object.entries(r.left).map(([i, n]) => `${doc.players[Number(i)].name} ${n}`).join(", ");
+  const turns = r.moves.filter((m) => m).length;
+  const how = r.whole_racks === turns ? "each move against the best play of its rack" :
+    r.whole_racks ? `${r.whole_racks} moves against the best play of the rack; where the rack is unknown, each play against the best play of the tiles it put down` :
+    "the racks are unknown: each play against the best play of the tiles it put down, no alternative to a pass or an exchange";
+  box.textContent = `Points left on the table: ${left || "none found"} (${how}; the companion's own move generator and word list).`;
 }
 
 // --- history: the board after a move, the time each move took -------------------------------
@@ -995,7 +1063,7 @@ function setAdmin(on) {
   admin = on;
   $("admin").hidden = !on;
   $("login").hidden = on;
-  if (doc) drawActions();
+  if (doc) { drawActions(); drawStacking(); }
 }
 
 function say(text, bad) {
@@ -1175,4 +1243,5 @@ document.addEventListener("DOMContentLoaded", () => {
   connect();
   setInterval(drawClocks, 200);
   setInterval(watchdog, 250);
+  window.addEventListener("resize", fitBoard);
 });
