@@ -28,6 +28,8 @@ Endpoints (also in the README):
     POST /api/declare          {count: 3}: the player on move's next turn without tiles is an exchange
                                of 3 tiles (0: a pass); no PIN
     POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
+    POST /api/buy              {player: 0, letter: "E"}: the stacking game's purchase from that player's own
+                               page (on their turn, within their score); no PIN, as a tap on the game's screen
     POST /api/admin/resign     {player: 0}: that player resigns, the game ends
     POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
@@ -382,6 +384,12 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     @app.post("/api/racks")
     def racks() -> Response:
         return admin_action({"racks"}, lambda session, now, d: offered(session, "enter_racks")(now, d.get("racks")),
+                            admin=False)
+
+    @app.post("/api/buy")
+    def player_buy() -> Response:
+        return admin_action({"player", "letter"},
+                            lambda session, now, d: offered(session, "buy_for")(now, d.get("player"), d.get("letter")),
                             admin=False)
 
     @app.post("/api/admin/resign")

@@ -339,27 +339,74 @@ function drawDungeon() {
   $("dungeon-counts").textContent = `${d.plan.counted} objects (${d.plan.asked} asked), ${d.plan.tiles} tiles`;
 }
 
-// The stacking game: the marketplace (a tap on a tile buys it for the player to move, through
-// the organiser's "buy" action), each player's purchases and next price, the pool.
+// The stacking game: the marketplace, each player's purchases and next price, the pool. A phone
+// can be a player's own page (?player=2, or "This phone is" below the facts): a tap on a tile
+// there buys it for that player (no PIN, on their turn, within their score: the server says
+// why not in one line); elsewhere a tap sells to the player to move through the organiser's
+// "buy" action.
+function mySeat() {
+  const n = Number(new URLSearchParams(location.search).get("player"));
+  return Number.isInteger(n) && n >= 1 && n <= doc.players.length ? n - 1 : null;
+}
+
+function chooseSeat() {
+  const url = new URL(location.href);
+  if ($("seat").value === "") url.searchParams.delete("player");
+  else url.searchParams.set("player", String(Number($("seat").value) + 1));
+  history.replaceState(null, "", url);
+  $("my-msg").textContent = "";
+  drawStacking();
+}
+
 function drawStacking() {
   const st = doc.stacking;
   $("stacking").hidden = !st;
   if (!st) return;
   const facts = [`pool ${st.pool}`, `${st.length} game`];
+  if (st.area) facts.push(`play area ${st.area}`);
   if (doc.game.reason) facts.push(`over: ${doc.game.reason}`);
   $("stacking-facts").textContent = facts.join(" · ");
+  const seat = mySeat();
+  const chooser = $("seat");
+  if (!chooser.dataset.wired) {
+    chooser.dataset.wired = "1";
+    chooser.addEventListener("change", chooseSeat);
+  }
+  const names = doc.players.map((p) => p.name);
+  if (chooser.dataset.names !== names.join("\n")) {
+    chooser.dataset.names = names.join("\n");
+    chooser.replaceChildren(el("option", { value: "" }, "nobody's (a spectator)"),
+      ...names.map((n, i) => el("option", { value: String(i) }, `${n}'s`)));
+  }
+  chooser.value = seat === null ? "" : String(seat);
+  const mine = $("mine");
+  mine.hidden = seat === null;
+  if (seat !== null) {
+    const p = doc.players[seat];
+    const price = st.prices[seat];
+    const turn = doc.game.to_move === seat ? "your turn: tap a tile to buy it"
+      : doc.game.over ? "the game is over" : "buy on your turn";
+    mine.textContent = `${p.name}: ${p.score} points · rack ${p.rack || "empty"}` +
+      (p.rainbows ? ` (rainbow ${p.rainbows})` : "") + ` · your next tile costs ${price}` +
+      (price > p.score ? " (more than your score)" : "") + ` · ${turn}`;
+  }
   const market = $("market");
   market.replaceChildren();
-  const buyer = doc.game.to_move;
+  const buyer = seat !== null ? seat : doc.game.to_move;
   for (const t of st.market) {
     const price = buyer !== null ? st.prices[buyer] : null;
     const b = el("button", { type: "button", class: "market-tile", "data-letter": t.letter,
                              "aria-label": `Buy ${t.letter} (${t.value} points) for ${price} points` }, t.letter);
     b.append(el("small", {}, String(t.value)));
-    b.disabled = buyer === null;
+    b.disabled = doc.game.over || buyer === null;
     b.addEventListener("click", () => {
-      if (!admin) { say("Unlock the organiser's actions (PIN) to sell a tile.", true); return; }
-      action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`);
+      if (seat !== null) {
+        playerAction("/api/buy", { player: seat, letter: t.letter }, "my-msg", `Bought ${t.letter} for ${price}.`);
+      } else if (admin) {
+        action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`);
+      } else {
+        say("Choose whose phone this is (This phone is) to buy, or unlock the organiser's actions (PIN).", true);
+      }
     });
     market.append(b);
   }
