@@ -358,10 +358,11 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     # -- the players' answers (a page at the table, no PIN) --
 
-    def offered(session: Any, name: str) -> Callable[..., Any]:
+    def offered(session: Any, name: str, what: str | None = None) -> Callable[..., Any]:
         fn = getattr(session, name, None)
         if fn is None:
-            raise ActionError(f"{getattr(session, 'game', 'this game')} has no {name.replace('_', ' ')} on the page", 409)
+            what = what or name.replace('_', ' ')
+            raise ActionError(f"{getattr(session, 'game', 'this game')} has no {what} on the page", 409)
         return fn
 
     @app.post("/api/answer")
@@ -389,7 +390,7 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     @app.post("/api/buy")
     def player_buy() -> Response:
         return admin_action({"player", "letter"},
-                            lambda session, now, d: offered(session, "buy_for")(now, d.get("player"), d.get("letter")),
+                            lambda session, now, d: offered(session, "buy_for", "marketplace")(now, d.get("player"), d.get("letter")),
                             admin=False)
 
     @app.post("/api/admin/resign")

@@ -199,7 +199,9 @@ def test_game_one_stacks_purchases_a_wild_rainbows_a_redraw_and_every_player_pas
         t.lay({"H9": "A", "I9": "X"})
         scores(org, [20, 16, 22])
         assert "NA: N1 + A1 x2 rainbow = 4" in org.inner_text("#last-move")
-        # Ann buys on her own page: her first price, 5 (20 -> 15); Bob's page cannot buy for her.
+        # Ann buys on her own page: her first price, 5 (20 -> 15). Bob's page buys on his turn only.
+        bob = phone(t.url + "?player=2")
+        assert buy_on_own_page(bob, "D") == "it is Ann's turn: buy before your own play"
         assert buy_on_own_page(ann, "D") == "Bought D for 5."
         scores(org, [15, 16, 22])
         assert org.inner_text("#price-0").split() == ["Ann", "1", "10"]
@@ -287,7 +289,7 @@ def test_game_three_ends_when_every_square_of_the_play_area_is_covered(tmp_path,
     deal = Dealt("ENTUVWY" "AEFGHKT" "DENOPRS" "BCL", opening="VKP")
     t = StackTable(tmp_path, english, deal, area=3)
     try:
-        org = phone(t.url)
+        org = organiser(phone, t.url)
         assert "play area the centre 3x3 squares, G7 to I9" in org.inner_text("#stacking-facts")
         # 1 Ann: TEN on row 8: (1 + 1 + 1) x2 for the star = 6.
         t.lay({"G8": "T", "H8": "E", "I8": "N"})
@@ -304,5 +306,14 @@ def test_game_three_ends_when_every_square_of_the_play_area_is_covered(tmp_path,
         assert "over: every square is covered" in org.inner_text("#stacking-facts")
         assert t.call(lambda s, now: s.state.end.value) == "board-full"
         shot(org, "stacking-game3-board-full")
+        # The organiser's next game from the page's form: a short game on the centre 5x5 squares.
+        org.select_option("#game", "stacking")
+        org.fill("#names", "Ann\nBob\nCy")
+        org.select_option("#length", "short")
+        org.select_option("#area", "5")
+        org.click("#new-game button[type=submit]")
+        org.wait_for_function("() => document.getElementById('stacking-facts').textContent.includes('5x5')")
+        assert org.inner_text("#stacking-facts") == (
+            "pool 36 · short game · play area the centre 5x5 squares, F6 to J10")  # 60 - 3 x 7 - 3
     finally:
         t.close()

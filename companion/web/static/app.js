@@ -846,7 +846,7 @@ function drawAdminChoices() {
 }
 
 // The new-game form shows the settings the chosen game takes (the registry's), no others.
-const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice", "computers"];
+const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice", "computers", "length", "area"];
 
 function chosenGame() {
   return doc.options.games.find((g) => g.name === $("game").value) || { settings: [], seats: [1, 4], challenge_modes: [] };
@@ -1163,7 +1163,9 @@ function wireAdmin() {
                     control: () => ($("control").value === "configured" ? configuredSpec() : $("control").value),
                     challenge: () => $("challenge").value, tileset: () => $("tileset").value,
                     objects: () => Number($("objects").value), dice: () => Number($("dice").value),
-                    computers: () => computersAsked() };
+                    computers: () => computersAsked(), length: () => $("length").value,
+                    // The stacking game's play area: the centre squares only (null: the whole board).
+                    area: () => ($("area").value === "" ? null : Number($("area").value)) };
     const settings = { game: g.name };
     for (const k of g.settings) if (value[k]) settings[k] = value[k]();
     action("/api/admin/new-game", settings, "New game started.");
