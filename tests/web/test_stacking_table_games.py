@@ -33,8 +33,9 @@ from companion.rules.stacking_record import rescore_stacking
 from companion.sim.stackingdemo import StackWorld
 from companion.table.stacking import StackingSession
 from tests.web.conftest import PIN, open_organiser
+from tests.web import test_table_games as table_games
 from tests.web.sim_table import SimTable
-from tests.web.test_browser import PHONE, shot
+from tests.web.test_browser import shot
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -117,25 +118,8 @@ class StackTable(SimTable):
         assert not asked, asked  # the reader read the board right and the rules took the play
 
 
-@pytest.fixture
-def phone(browser):  # type: ignore[no-untyped-def]
-    """A page at a phone's viewport in a context of its own (its own session); no script error."""
-    opened: list[tuple[Any, list[str]]] = []
-
-    def open_page(url: str):  # type: ignore[no-untyped-def]
-        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        opened.append((context, errors))
-        page.goto(url)
-        page.wait_for_selector("#live.ok")
-        return page
-
-    yield open_page
-    for context, errors in opened:
-        context.close()
-        assert not errors, errors
+# A page at a phone's viewport in a context of its own (its own session); no script error.
+phone = table_games.phone
 
 
 def organiser(phone, url: str):  # type: ignore[no-untyped-def]
