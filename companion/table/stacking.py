@@ -298,6 +298,16 @@ class StackingSession(CameraOnly, LoggedGame):
         """A tap on ``player``'s own page (no PIN, as a tap on the online game's screen): that
         player buys ``tiles``. Purchases are made before one's own play (finalised score only),
         so it is refused on another player's turn."""
+        self._own_turn(player, "buy before your own play")
+        self.buy(now_ms, tiles)
+
+    def redraw_for(self, now_ms: int, player: Any) -> None:
+        """The redraw button of ``player``'s own page: on their turn, for 5 points."""
+        self._own_turn(player, "redraw on your own turn")
+        self.redraw(now_ms)
+
+    def _own_turn(self, player: Any, what: str) -> None:
+        """Refuses an own page's action unless ``player`` (0-based) is the one to move."""
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
             raise ActionError(f"player: a number from 0 to {len(self.names) - 1}")
         if self.state.over:
@@ -305,9 +315,7 @@ class StackingSession(CameraOnly, LoggedGame):
         if self.state.players[player].conceded:
             raise ActionError(f"{self.names[player]} has conceded", 409)
         if player != self.state.to_move:
-            who = self.names[self.state.to_move]
-            raise ActionError(f"it is {who}'s turn: buy before your own play", 409)
-        self.buy(now_ms, tiles)
+            raise ActionError(f"it is {self.names[self.state.to_move]}'s turn: {what}", 409)
 
     def redraw(self, now_ms: int, tiles: Any = None) -> None:
         self._page_action(now_ms, rules.Redraw(), {"op": "redraw"})

@@ -30,6 +30,8 @@ Endpoints (also in the README):
     POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
     POST /api/buy              {player: 0, letter: "E"}: the stacking game's purchase from that player's own
                                page (on their turn, within their score); no PIN, as a tap on the game's screen
+    POST /api/redraw           {player: 0}: the stacking game's redraw (5 points, the turn over) from that
+                               player's own page, on their turn; no PIN
     POST /api/admin/resign     {player: 0}: that player resigns, the game ends
     POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
@@ -391,6 +393,12 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     def player_buy() -> Response:
         return admin_action({"player", "letter"},
                             lambda session, now, d: offered(session, "buy_for", "marketplace")(now, d.get("player"), d.get("letter")),
+                            admin=False)
+
+    @app.post("/api/redraw")
+    def player_redraw() -> Response:
+        return admin_action({"player"},
+                            lambda session, now, d: offered(session, "redraw_for", "redraw")(now, d.get("player")),
                             admin=False)
 
     @app.post("/api/admin/resign")

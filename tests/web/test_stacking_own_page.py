@@ -1,5 +1,6 @@
-"""A player's own page in the stacking game buys without the organiser's PIN (POST /api/buy):
-on that player's turn, within their finalised score, every refusal one line of JSON."""
+"""A player's own page in the stacking game buys and redraws without the organiser's PIN (POST
+/api/buy, /api/redraw): on that player's turn, within their finalised score, every refusal one
+line of JSON."""
 
 from __future__ import annotations
 
@@ -44,9 +45,18 @@ def test_a_player_buys_on_their_own_page_without_the_pin():
     assert s.state.players[0].score == 7 and s.state.players[0].purchases == 1  # nothing else spent
     # Without the session's CSRF token nothing is bought.
     assert client.post("/api/buy", json={"player": 0, "letter": second}).status_code == 403
+    # Ann's own page redraws (5 of her 7 points; the turn passes to Bob); Ann's cannot again.
+    r = client.post("/api/redraw", json={"player": 0}, headers=headers)
+    assert r.status_code == 200 and s.state.players[0].score == 2 and s.state.to_move == 1
+    r = client.post("/api/redraw", json={"player": 0}, headers=headers)
+    assert r.status_code == 409 and r.get_json() == {"error": "it is Bob's turn: redraw on your own turn"}
+    r = client.post("/api/redraw", json={"player": 1}, headers=headers)  # Bob has no points
+    assert r.status_code == 409 and r.get_json() == {"error": "A redraw costs 5 points and Bob has 0"}
 
 
 def test_another_game_has_no_purchase():
     client, headers = client_for(make_session())
     r = client.post("/api/buy", json={"player": 0, "letter": "E"}, headers=headers)
     assert r.status_code == 409 and r.get_json() == {"error": "classic has no marketplace on the page"}
+    r = client.post("/api/redraw", json={"player": 0}, headers=headers)
+    assert r.status_code == 409 and r.get_json() == {"error": "classic has no redraw on the page"}

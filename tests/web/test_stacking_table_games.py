@@ -2,7 +2,7 @@
 has: the tiles laid on the board (a stack shows only its top letter, a token on each rainbow
 tile) photographed by the rendered mounted camera and read by the real board reader; the
 players' clock buttons on gpiozero's mock pins; taps on the page in Chromium at a phone's size
-(a player's own page buys, the organiser's names a wild and redraws). Every total is worked out
+(a player's own page buys and redraws, the organiser's names a wild). Every total is worked out
 by hand below and read off the page.
 
 - Game one: a stack of three (and then four), a purchase at each of the first four prices from
@@ -199,9 +199,14 @@ def test_game_one_stacks_purchases_a_wild_rainbows_a_redraw_and_every_player_pas
         t.lay({"G8": "i", "G10": "S"})
         scores(org, [61, 38, 22])
         assert org.locator("g.piece.tile title", has_text="G8: blank as I, stack of 3").count() == 1
-        # 6 Cy redraws on the organiser's page: 22 - 5 = 17.
-        tap_action(org, "redraw")
+        # 6 Cy redraws on his own page (its button shows on his turn only): 22 - 5 = 17.
+        cy = phone(t.url + "?player=3")
+        assert ann.is_hidden("#my-redraw")
+        cy.click("#my-redraw")
+        cy.wait_for_function("() => document.getElementById('my-msg').textContent.startsWith('Redrawn')")
         scores(org, [61, 38, 17])
+        assert "Cy redraws for 5 points: put ABDEFLR back" in org.inner_text("#verdicts")
+        cy.wait_for_selector("#my-redraw", state="hidden")
         # Ann's own page: her next three prices, 10, 15 and 25 (61 -> 11); the fifth, 40, is
         # beyond her score: refused in one line, nothing spent.
         for price, left in ((10, 51), (15, 36), (25, 11)):

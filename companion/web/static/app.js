@@ -371,6 +371,10 @@ function drawStacking() {
   if (!chooser.dataset.wired) {
     chooser.dataset.wired = "1";
     chooser.addEventListener("change", chooseSeat);
+    $("my-redraw").addEventListener("click", () => {
+      const me = mySeat();
+      if (me !== null) playerAction("/api/redraw", { player: me }, "my-msg", "Redrawn: take the tiles the referee names.");
+    });
   }
   const names = doc.players.map((p) => p.name);
   if (chooser.dataset.names !== names.join("\n")) {
@@ -381,6 +385,7 @@ function drawStacking() {
   chooser.value = seat === null ? "" : String(seat);
   const mine = $("mine");
   mine.hidden = seat === null;
+  $("my-actions").hidden = seat === null || doc.game.to_move !== seat;
   if (seat !== null) {
     const p = doc.players[seat];
     const price = st.prices[seat];
