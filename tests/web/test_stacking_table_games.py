@@ -174,6 +174,9 @@ def test_game_one_stacks_purchases_a_wild_rainbows_a_redraw_and_every_player_pas
         # 1 Ann: MEN on row 8, the rainbow N on the star: (M3 + E1 + N1) x2 DW x2 rainbow = 20.
         t.lay({"F8": "M", "G8": "E", "H8": "N"}, rainbow=["H8"])
         scores(org, [20, 0, 0])
+        # The referee tells Ann what to take and which tile to mark: her own page shows it too.
+        assert "take E, I, O (mark the E with a token: rainbow)" in org.inner_text("#verdicts")
+        ann.wait_for_function("() => document.getElementById('mine').textContent.includes('rack EIORSTU (rainbow E)')")
         # 2 Bob: A on the E of G8 (a stack of two), T on G9 (DL): AT = A1 x2 + T1 x2 DL = 4;
         #   MAN = (M3 + A1 x2 + N1) x2 for the rainbow N = 12. 16.
         t.lay({"G8": "A", "G9": "T"})
