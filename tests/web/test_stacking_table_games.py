@@ -283,6 +283,8 @@ def test_game_three_ends_when_every_square_of_the_play_area_is_covered(tmp_path,
     try:
         org = organiser(phone, t.url)
         assert "play area the centre 3x3 squares, G7 to I9" in org.inner_text("#stacking-facts")
+        assert org.locator("#board rect.play-area title").text_content() == (
+            "The play area: the centre 3x3 squares, G7 to I9")
         # 1 Ann: TEN on row 8: (1 + 1 + 1) x2 for the star = 6.
         t.lay({"G8": "T", "H8": "E", "I8": "N"})
         scores(org, [6, 0, 0])

@@ -366,6 +366,14 @@ function drawStacking() {
   if (st.area) facts.push(`play area ${st.area}`);
   if (doc.game.reason) facts.push(`over: ${doc.game.reason}`);
   $("stacking-facts").textContent = facts.join(" · ");
+  if (st.bounds) {
+    // The play area outlined on the board (drawn just before): the squares outside it take no tile.
+    const [r0, c0, r1, c1] = st.bounds;
+    const outline = svg("rect", { x: MARGIN + c0 * CELL, y: MARGIN + r0 * CELL, width: (c1 - c0 + 1) * CELL,
+                                  height: (r1 - r0 + 1) * CELL, class: "play-area" });
+    outline.append(svg("title", {}, `The play area: ${st.area}`));
+    $("board").append(outline);
+  }
   const seat = mySeat();
   const chooser = $("seat");
   if (!chooser.dataset.wired) {
