@@ -55,6 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1, help="with --game stacking: the deal's seed (default 1)")
     p.add_argument("--length", choices=("short", "normal", "long"), default="short",
                    help="with --game stacking: the game's length (default short)")
+    p.add_argument("--area", type=int, default=None, metavar="N",
+                   help="with --game stacking: play on the centre N x N squares only (odd, 3 to 15; "
+                   "default the whole board): the game can end with every square covered")
     t = p.add_argument_group("the table (the default: camera, presses, game log, live page)")
     t.add_argument("--pace", type=float, default=None,
                    help="seconds each player thinks before pressing (default 3; 0 with --sim-time)")

@@ -56,10 +56,6 @@ class StackBoard:
     def items(self) -> Iterator[tuple[Coord, tuple[Tile, ...]]]:
         return iter(sorted(self._stacks.items()))
 
-    def is_full(self) -> bool:
-        """Every square of the layout holds at least one tile."""
-        return len(self._stacks) == self.layout.rows * self.layout.cols
-
     def tile_count(self) -> int:
         return sum(len(v) for v in self._stacks.values())
 

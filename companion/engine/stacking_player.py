@@ -53,8 +53,15 @@ def classic_plays(
     state: StackingState, lexicon: Container[str], generator: Generator
 ) -> list[tuple[stacking.Play, int]]:
     rack = state.players[state.to_move].rack
+    options = state.options
+    if options.area is None:
+        moves = generator.best(state.board.top, list(rack), k=CLASSIC_CANDIDATES)
+    else:  # a play area: the generator's best plays inside it (its best are mostly outside)
+        inside = (m for m in generator.moves(state.board.top, list(rack))
+                  if all(options.in_area(t.coord) for t in m.placement.tiles))
+        moves = [m for m, _ in zip(inside, range(CLASSIC_CANDIDATES))]
     out = []
-    for move in generator.best(state.board.top, list(rack), k=CLASSIC_CANDIDATES):
+    for move in moves:
         legal = _legal(state, move.placement, lexicon)
         if legal is not None:
             out.append(legal)
@@ -77,7 +84,7 @@ def stacked_plays(
             dr, dc = direction.step
             ends = [(run[0][0] - dr, run[0][1] - dc), (run[-1][0] + dr, run[-1][1] + dc)]
             for end in ends:
-                if not top.layout.contains(end) or end in top:
+                if not state.options.in_area(end) or end in top:
                     continue
                 for on in letters:
                     # A wild on a stack is left to the rules' own tests; the same letter on a

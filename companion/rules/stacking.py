@@ -59,6 +59,11 @@ Choices the text leaves open, each an option of :class:`StackingOptions` (the de
 - ``max_height``: None, stacks grow without limit ("Stacks keep growing").
 - ``redraw_needs_score``: True, a redraw spends 5 points of finalised score like a purchase and
   is refused below 5; False lets a score go negative.
+- ``area``: None, the whole board is played on. A number N (odd, 3 up to the board's size):
+  only the centre N x N squares are (a short game at a real table, where "every square is
+  covered" is reachable: 225 squares outnumber even the Long pool). Squares keep the board's
+  names and premiums; a tile outside the area is refused; the board is full when every square
+  of the area is covered.
 
 Other decisions, as players at the table would expect: purchases are made by the player to
 move, before their play, pass or redraw (so only finalised score is spent; the turn goes on);
@@ -145,10 +150,58 @@ class StackingOptions:
     max_height: int | None = None
     redraw_needs_score: bool = True
     layout: Layout = STANDARD
+    area: int | None = None  # the centre N x N squares only; None: the whole board
 
     @property
     def pool_size(self) -> int:
         return self.pool_sizes[list(GameLength).index(self.length)]
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The squares played on: (first row, first column, last row, last column)."""
+        layout = self.layout
+        if self.area is None:
+            return (0, 0, layout.rows - 1, layout.cols - 1)
+        half = self.area // 2
+        (r, c) = layout.centre
+        return (r - half, c - half, r + half, c + half)
+
+    def in_area(self, coord: Coord) -> bool:
+        r0, c0, r1, c1 = self.bounds
+        return r0 <= coord[0] <= r1 and c0 <= coord[1] <= c1
+
+    @property
+    def area_text(self) -> str:
+        """``the centre 3x3 squares, G7 to I9`` (or ``the whole board``)."""
+        if self.area is None:
+            return "the whole board"
+        r0, c0, r1, c1 = self.bounds
+        return f"the centre {self.area}x{self.area} squares, {format_square((r0, c0))} to {format_square((r1, c1))}"
+
+
+def area_error(area: int | None, layout: Layout) -> str | None:
+    """Why ``area`` cannot be played on ``layout``, or None."""
+    if area is None:
+        return None
+    largest = min(layout.rows, layout.cols)
+    if isinstance(area, bool) or not isinstance(area, int) or area < 3 or area % 2 == 0 or area > largest:
+        return f"the play area is an odd number of squares from 3 to {largest}, not {area!r}"
+    r, c = layout.centre
+    if not (area // 2 <= r < layout.rows - area // 2 and area // 2 <= c < layout.cols - area // 2):
+        return f"a {area}x{area} area around the centre does not fit on the {layout.name} board"
+    return None
+
+
+def board_full(board: StackBoard, options: StackingOptions) -> bool:
+    """Every square of the play area holds at least one tile."""
+    r0, c0, r1, c1 = options.bounds
+    return all(board.height((r, c)) > 0 for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+
+
+def empty_squares(board: StackBoard, options: StackingOptions) -> int:
+    """How many squares of the play area hold no tile."""
+    r0, c0, r1, c1 = options.bounds
+    return sum(board.height((r, c)) == 0 for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
 
 
 def price(bought: int, rule: PriceRule = PriceRule.SUM_OF_TWO) -> int:
@@ -469,6 +522,9 @@ def new_game(
         raise CompanionError(f"player {first + 1} does not exist")
     if options.rack_size < 1 or options.market_size < 0:
         raise CompanionError("a rack holds at least one tile and the marketplace none or more")
+    bad_area = area_error(options.area, options.layout)
+    if bad_area is not None:
+        raise CompanionError(bad_area)
     tileset = get_tileset(options.tileset)
     pool = list(pool_counts(tileset, options.pool_size).elements())
     if len(pool) <= len(names) * options.rack_size + options.market_size:
@@ -596,6 +652,10 @@ def placement_error(board: StackBoard, placement: Placement, options: StackingOp
     for t in placement.tiles:
         if t.letter not in tileset.alphabet:
             return IllegalPlay(f"{t.letter} is not a letter of the {tileset.name} tile set")
+        if not options.in_area(t.coord):
+            return IllegalPlay(
+                f"{format_square(t.coord)} is outside the play area ({options.area_text})", squares=(t.coord,)
+            )
     error = geometry_error(top, placement, stacking=True)
     if error is not None:
         return error
@@ -774,7 +834,7 @@ def _next_seat(state: StackingState, seat: int) -> int:
 def _end_turn(state: StackingState, verdict: Verdict) -> Outcome:
     state = replace(state, turn=state.turn + 1, to_move=_next_seat(state, state.to_move))
     reason = None
-    if state.board.is_full():
+    if board_full(state.board, state.options):
         reason = EndReason.BOARD_FULL
     elif not state.pool:
         reason = EndReason.POOL_EMPTY

@@ -29,7 +29,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
-from companion.core.board import LAYOUTS, Coord
+from companion.core.board import LAYOUTS, STANDARD, Coord
 from companion.core.gcg import (
     Event,
     Exchange,
@@ -87,6 +87,7 @@ def options_text(options: StackingOptions) -> str:
             f"max-height={options.max_height if options.max_height is not None else 'none'}",
             f"redraw-needs-score={_yes(options.redraw_needs_score)}",
             f"board={options.layout.name}",
+            f"area={options.area if options.area is not None else 'all'}",
         ]
     )
 
@@ -124,12 +125,17 @@ def parse_options(text: str, tileset: str) -> StackingOptions:
                 values["max_height"] = None if value == "none" else int(value)
             elif key == "board":
                 values["layout"] = LAYOUTS[value]
+            elif key == "area":
+                values["area"] = None if value == "all" else int(value)
             else:
                 known = " ".join(w.partition("=")[0] for w in options_text(StackingOptions()).split())
                 raise CompanionError(f"#{OPTIONS}: unknown key {key!r} (known: {known})")
         except (ValueError, KeyError):
             raise CompanionError(f"#{OPTIONS}: {key}={value!r} is not a value it takes") from None
     names = {f.name for f in fields(StackingOptions)}
+    bad_area = stacking.area_error(values.get("area"), values.get("layout", STANDARD))  # type: ignore[arg-type]
+    if bad_area is not None:
+        raise CompanionError(f"#{OPTIONS}: {bad_area}")
     return StackingOptions(**{k: v for k, v in values.items() if k in names})  # type: ignore[arg-type]
 
 
@@ -402,7 +408,7 @@ def rescore_stacking(record: GameRecord, tileset: TileSetChoice, source: str = "
                 raise fail(pragma.line, f"#{END} is one of {', '.join(reasons)}")
             reason = EndReason(pragma.args[0])
             active = n - len(game.conceded)
-            empty = game.board.layout.rows * game.board.layout.cols - len(game.board)
+            empty = stacking.empty_squares(game.board, options)
             agrees, remark = {
                 EndReason.BOARD_FULL: (empty == 0, f"{empty} squares empty"),
                 EndReason.CONCEDED: (active == 1, f"{active} players left"),

@@ -117,7 +117,8 @@ def _stacking(game: Any, args: argparse.Namespace, trace: Trace) -> DemoRun:
     from companion.sim.stackingdemo import StackingDemo
 
     demo = StackingDemo(["Ann", "Bob", "Cy"], seed=args.seed, length=args.length, data_dir=args.data_dir,
-                        truth=args.truth_readings, sim_time=args.sim_time, trace=trace)
+                        truth=args.truth_readings, sim_time=args.sim_time, trace=trace,
+                        area=getattr(args, "area", None))
     return DemoRun(demo, str(demo.session.game_id), "the stacking game", None,
                    lambda f: [f"game over: {f['end']}" if f["over"] else "stopped",
                               "final " + ", ".join(str(x) for x in f["scores"])])

@@ -101,6 +101,7 @@ class StackingDemo:
         sim_time: bool = False,
         trace: Callable[[str], None] | None = None,
         lexicon_for: Callable[[str], Any] | None = None,
+        area: int | None = None,
     ) -> None:
         if lexicon_for is None:
             from companion.lexicon import load_lexicon
@@ -119,6 +120,7 @@ class StackingDemo:
             game="stacking",
             seed=seed,
             length=length,
+            area=area,
             lexicon_for=lexicon_for,
             clock=sim_clock,
         )

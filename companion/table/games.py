@@ -573,7 +573,7 @@ class Stacking(Game):
     log_kind = "stacking"
     log_start = "json_extract(payload, '$.op') = 'start'"
     clocks = False  # the text has no clock
-    settings = ("names", "tileset", "seed", "length")
+    settings = ("names", "tileset", "seed", "length", "area")
     actions = {
         "buy": "buy", "redraw": "redraw", "pass": "pass_turn", "concede": "concede", "name": "name_wild",
     }

@@ -125,10 +125,11 @@ class StackingSession(CameraOnly, LoggedGame):
             },
             now_ms,
         )
+        area = f"; play on {options.area_text}" if options.area is not None else ""
         self._say(
             "new-game",
             f"New stacking game ({options.length.value}): {len(self.state.pool)} tiles in the "
-            f"pool; the marketplace shows {', '.join(self.state.market)}",
+            f"pool; the marketplace shows {', '.join(self.state.market)}{area}",
         )
         for i, p in enumerate(self.state.players):
             self._say("deal", f"{p.name}: take {tiles_to_take(p.rack, p.rainbows)}", player=i)
@@ -293,6 +294,29 @@ class StackingSession(CameraOnly, LoggedGame):
             raise ActionError("buy: the one letter to buy from the marketplace")
         self._page_action(now_ms, rules.Buy(letter), {"op": "buy", "letter": letter})
 
+    def buy_for(self, now_ms: int, player: Any, tiles: Any) -> None:
+        """A tap on ``player``'s own page (no PIN, as a tap on the online game's screen): that
+        player buys ``tiles``. Purchases are made before one's own play (finalised score only),
+        so it is refused on another player's turn."""
+        self._own_turn(player, "buy before your own play")
+        self.buy(now_ms, tiles)
+
+    def redraw_for(self, now_ms: int, player: Any) -> None:
+        """The redraw button of ``player``'s own page: on their turn, for 5 points."""
+        self._own_turn(player, "redraw on your own turn")
+        self.redraw(now_ms)
+
+    def _own_turn(self, player: Any, what: str) -> None:
+        """Refuses an own page's action unless ``player`` (0-based) is the one to move."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
+            raise ActionError(f"player: a number from 0 to {len(self.names) - 1}")
+        if self.state.over:
+            raise ActionError("the game is over", 409)
+        if self.state.players[player].conceded:
+            raise ActionError(f"{self.names[player]} has conceded", 409)
+        if player != self.state.to_move:
+            raise ActionError(f"it is {self.names[self.state.to_move]}'s turn: {what}", 409)
+
     def redraw(self, now_ms: int, tiles: Any = None) -> None:
         self._page_action(now_ms, rules.Redraw(), {"op": "redraw"})
 
@@ -325,6 +349,7 @@ class StackingSession(CameraOnly, LoggedGame):
         settings.setdefault("names", self.names)
         settings.setdefault("tileset", self.options.tileset)
         settings.setdefault("length", self.options.length.value)
+        settings.setdefault("area", self.options.area)
         return start_stacking(self.store, now_ms, lexicon_for=self.lexicon_for, **settings)
 
     def rule_challenge(self, now_ms: int, decision: str, by: int | None = None) -> None:
@@ -399,6 +424,7 @@ def start_stacking(
     tileset: Any = "en",
     seed: Any = None,
     length: Any = "normal",
+    area: Any = None,
     lexicon_for: Callable[[str], Container[str]] | None = None,
 ) -> StackingSession:
     """A new stacking game from the page's (or ``companion serve``'s) settings."""
@@ -423,7 +449,11 @@ def start_stacking(
         game_length = GameLength(length)
     except ValueError:
         raise ActionError(f"length: one of {', '.join(g.value for g in GameLength)}") from None
+    # A play area smaller than the board: a short game whose end by a covered board is reachable.
+    bad_area = rules.area_error(area, StackingOptions().layout)
+    if bad_area is not None:
+        raise ActionError(f"area: {bad_area}")
     # A tile on a tile of the same letter is legal by the text but no camera can see it: at the
     # table it is refused, and the player is told so.
-    options = StackingOptions(tileset=tileset, length=game_length, same_letter=False)
+    options = StackingOptions(tileset=tileset, length=game_length, same_letter=False, area=area)
     return StackingSession(store, names, options=options, seed=seed, now_ms=now_ms, lexicon_for=lexicon_for)

@@ -127,6 +127,9 @@ def stacking_document(session: Any, now_ms: int) -> dict[str, Any]:
             "purchases": [p.purchases for p in state.players],
             "rainbow": [list(s) for s in sorted(state.rainbow)],
             "end": state.end.value if state.end is not None else None,
+            # A play area smaller than the board (None: the whole board), as the players read it.
+            "area": state.options.area_text if state.options.area is not None else None,
+            "bounds": list(state.options.bounds) if state.options.area is not None else None,
         },
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
         "history": session.history,

@@ -28,6 +28,10 @@ Endpoints (also in the README):
     POST /api/declare          {count: 3}: the player on move's next turn without tiles is an exchange
                                of 3 tiles (0: a pass); no PIN
     POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
+    POST /api/buy              {player: 0, letter: "E"}: the stacking game's purchase from that player's own
+                               page (on their turn, within their score); no PIN, as a tap on the game's screen
+    POST /api/redraw           {player: 0}: the stacking game's redraw (5 points, the turn over) from that
+                               player's own page, on their turn; no PIN
     POST /api/admin/resign     {player: 0}: that player resigns, the game ends
     POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
@@ -356,10 +360,11 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
 
     # -- the players' answers (a page at the table, no PIN) --
 
-    def offered(session: Any, name: str) -> Callable[..., Any]:
+    def offered(session: Any, name: str, what: str | None = None) -> Callable[..., Any]:
         fn = getattr(session, name, None)
         if fn is None:
-            raise ActionError(f"{getattr(session, 'game', 'this game')} has no {name.replace('_', ' ')} on the page", 409)
+            what = what or name.replace('_', ' ')
+            raise ActionError(f"{getattr(session, 'game', 'this game')} has no {what} on the page", 409)
         return fn
 
     @app.post("/api/answer")
@@ -382,6 +387,18 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
     @app.post("/api/racks")
     def racks() -> Response:
         return admin_action({"racks"}, lambda session, now, d: offered(session, "enter_racks")(now, d.get("racks")),
+                            admin=False)
+
+    @app.post("/api/buy")
+    def player_buy() -> Response:
+        return admin_action({"player", "letter"},
+                            lambda session, now, d: offered(session, "buy_for", "marketplace")(now, d.get("player"), d.get("letter")),
+                            admin=False)
+
+    @app.post("/api/redraw")
+    def player_redraw() -> Response:
+        return admin_action({"player"},
+                            lambda session, now, d: offered(session, "redraw_for", "redraw")(now, d.get("player")),
                             admin=False)
 
     @app.post("/api/admin/resign")

@@ -54,6 +54,15 @@ def test_the_demo_plays_a_whole_stacking_game_at_the_table(tmp_path):
     assert result.agrees and list(result.totals()) == final["scores"]
 
 
+def test_the_demo_on_a_play_area_ends_with_every_square_covered(tmp_path):
+    # --area 3: the centre 3x3 squares, G7 to I9 (seed 12's deal covers them all).
+    proc, final = demo(tmp_path, "area", "--area", "3")
+    assert final["over"] and final["end"] == "board-full", proc.stdout
+    assert "Game over (every square is covered)" in proc.stdout
+    result = rescore_stacking(parse_gcg(final["gcg"]), TileSetChoice("en", "test"))
+    assert result.agrees and list(result.totals()) == final["scores"]
+
+
 @pytest.mark.parametrize("after", [6, 10])  # lines printed: after a purchase (line 6), after a play
 def test_the_demo_killed_part_way_resumes_from_its_log(tmp_path, after):
     _, whole = demo(tmp_path, "whole")

@@ -407,6 +407,30 @@ def test_covering_every_square_ends_the_game():
     assert out.state.over and out.state.end is EndReason.BOARD_FULL
 
 
+def test_on_a_play_area_a_tile_outside_it_is_refused_and_covering_it_ends_the_game():
+    # The centre 3x3 squares of the standard board, G7 to I9 (the option `area`): the table's
+    # short game, where "every square is covered" is reachable.
+    options = StackingOptions(area=3)
+    assert options.area_text == "the centre 3x3 squares, G7 to I9"
+    board = stacks({"G7": "T", "H7": "O", "I7": "O", "G8": "A", "H8": "T", "I8": "E", "G9": "X", "H9": "I"})
+    s = state_with(["SEEEEEE", "IIIIIII"], board, options=options)
+    out = play(s, "J9 S", lexicon={"XIS", "OES"})  # the square beside the area's corner
+    assert out.verdict.kind is VerdictKind.REFUSED
+    assert out.verdict.message == "J9 is outside the play area (the centre 3x3 squares, G7 to I9)"
+    out = play(s, "I9 S", lexicon={"XIS", "OES"})
+    assert out.verdict.kind is VerdictKind.PLAYED, out.verdict.message
+    assert out.state.over and out.state.end is EndReason.BOARD_FULL
+    # The same eight tiles on the whole board leave 216 squares empty: the game goes on.
+    whole = play(state_with(["SEEEEEE", "IIIIIII"], board), "I9 S", lexicon={"XIS", "OES"})
+    assert whole.verdict.kind is VerdictKind.PLAYED and not whole.state.over
+
+
+@pytest.mark.parametrize("area", [1, 2, 4, 17, True, "5"])
+def test_a_play_area_is_an_odd_number_of_squares_that_fits(area):
+    with pytest.raises(CompanionError, match="the play area is an odd number of squares from 3 to 15"):
+        new_game(["a", "b"], StackingOptions(area=area))
+
+
 def test_a_player_who_concedes_leaves_and_the_others_play_on():
     s = state_with(["EEEEEEE", "IIIIIII", "OOOOOOO"], scores=[50, 9, 1], pool="AB")
     out = apply(s, Concede(0), WORDS)

@@ -251,3 +251,31 @@ def stacking_game(english):
     return self_play(
         ["ann", "bob", "cy"], StackingOptions(length=GameLength.SHORT), english, generator, seed=2
     )
+
+
+AREA_GAME = """#player1 ann Ann
+#player2 bob Bob
+#game-type stacking
+#tile-set en
+#stacking-options area=3
+>ann: ENTUVWY 8G TEN +6 6
+>bob: AEFGHKT 7G ATE +13 13
+>ann: DENOPRS 9G END +20 26
+#end board-full
+"""
+
+
+def test_a_play_area_is_read_from_the_record_and_its_covered_board_ends_the_game():
+    # The centre 3x3 squares (G7 to I9): TEN 6 (the star), ATE 5 + AT 3 + TE 2 + EN 3 = 13 (A and
+    # E on DLs), END 7 + ATE 4 + TEN 3 + END 6 = 20; every square of the area covered.
+    options = parse_options("area=3", "en")
+    assert options.area == 3 and parse_options(options_text(options), "en") == options
+    assert "area=all" in options_text(StackingOptions())
+    result = rescore_stacking(parse_gcg(AREA_GAME), EN)
+    assert result.agrees, result.disagreements
+    whole = rescore_stacking(parse_gcg(AREA_GAME.replace("area=3", "area=all")), EN)
+    assert [r.remark for r in whole.disagreements] == ["every square is covered? 216 squares empty"]
+    with pytest.raises(CompanionError, match="line 7: 7H TEA: J7 is outside the play area"):
+        rescore_stacking(parse_gcg(AREA_GAME.replace("7G ATE +13 13", "7H TEA +3 3")), EN)
+    with pytest.raises(CompanionError, match="the play area is an odd number of squares from 3 to 15"):
+        parse_options("area=4", "en")

@@ -2,10 +2,12 @@
 three, a purchase at each of the first four prices, a purchase beyond the score refused, a wild on
 a tile, a rainbow doubling a word two turns after it was laid and stopping once covered, a
 redraw; and the ends: every player passing (game one), the others conceding (game two), the
-pool running out (game three). The covered board ends in tests/rules/test_stacking.py (a full
-15x15 board is not a table's game). Each play is a press and the camera's top tiles with a token
-on each rainbow tile; purchases, the redraw, a wild's letter and concessions are the page's
-actions. The racks are set by the test (the companion deals them from its seed at a real table)."""
+pool running out (game three), through the session's own calls. The same must-show at the
+simulated table (rendered photos read by the real reader, gpiozero presses, taps in Chromium,
+the covered board on a 3x3 play area) is tests/web/test_stacking_table_games.py. Each play here
+is a press and the camera's top tiles with a token on each rainbow tile; purchases, the redraw, a
+wild's letter and concessions are the page's actions. The racks are set by the test (the
+companion deals them from its seed at a real table)."""
 
 from __future__ import annotations
 

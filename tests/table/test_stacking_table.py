@@ -92,6 +92,60 @@ def test_a_whole_game_at_the_table_is_the_rules_game_and_is_kept_in_the_log(tmp_
     assert result.agrees and result.totals() == tuple(p.score for p in final.players)
 
 
+def test_a_game_on_a_play_area_ends_with_every_square_covered_and_is_kept_in_the_log(tmp_path, english, generator):
+    # The centre 3x3 squares: the table's short game, ended by the rule "every square is covered".
+    with GameStore(tmp_path / "games.sqlite") as store:
+        session = start_stacking(
+            store, 0, names=["Ann", "Bob", "Cy"], seed=2, length="short", area=3, lexicon_for=lambda _: english
+        )
+        assert "play on the centre 3x3 squares, G7 to I9" in session.feed[0]["message"]
+        play_through_table(session, english, generator, seed=2)
+        final = session.state
+        assert final.over and final.end is rules.EndReason.BOARD_FULL and final.pool
+        assert {(r, c) for r in range(6, 9) for c in range(6, 9)} == set(final.board.heights())
+        assert "Game over (every square is covered)" in session.feed[-1]["message"]
+        doc = stacking_document(session, 0)
+        assert doc["game"]["over"] and doc["game"]["reason"] == "every square is covered"
+        assert doc["stacking"]["area"] == "the centre 3x3 squares, G7 to I9"
+        again = StackingSession.restore(store, lexicon_for=lambda _: english)
+        assert again.state == final and again.options.area == 3
+    result = rescore_stacking(parse_gcg(session.gcg()), TileSetChoice("en", "test"))
+    assert result.agrees and "#end board-full" in session.gcg()
+
+
+def test_a_tile_outside_the_play_area_is_a_question_and_areas_that_do_not_fit_are_refused(english):
+    s = start_stacking(None, 0, names=["Ann", "Bob"], seed=3, area=3, lexicon_for=lambda _: english)
+    s.state = replace(s.state, players=(replace(s.state.players[0], rack=tuple("AEMNST?"), rainbows=()),
+                                        s.state.players[1]))
+    seen = s.state.board.top.with_tiles([((7, 6), Tile("M")), ((7, 7), Tile("E")), ((7, 8), Tile("N")),
+                                         ((7, 9), Tile("T"))])
+    assert s.press(0, 10) == "judge"
+    out = s.judge(20, looks_like(seen, frozenset()))
+    assert out == {"kind": "question",
+                   "questions": ["J8 is outside the play area (the centre 3x3 squares, G7 to I9)"]}
+    for area, why in ((4, "not 4"), (17, "not 17"), ("5", "not '5'")):
+        with pytest.raises(ActionError, match=f"area: the play area is an odd number of squares from 3 to 15, {why}"):
+            start_stacking(None, 0, names=["A", "B"], area=area)
+
+
+def test_a_players_own_page_buys_on_their_turn_only(english):
+    s = start_stacking(None, 0, names=["Ann", "Bob", "Cy"], seed=5, lexicon_for=lambda _: english)
+    s.state = replace(s.state, players=(replace(s.state.players[0], score=12),) + s.state.players[1:])
+    with pytest.raises(ActionError, match="it is Ann's turn: buy before your own play"):
+        s.buy_for(10, 1, s.state.market[0])
+    with pytest.raises(ActionError, match="player: a number from 0 to 2"):
+        s.buy_for(10, 3, s.state.market[0])
+    with pytest.raises(ActionError, match="player: a number from 0 to 2"):
+        s.buy_for(10, True, s.state.market[0])
+    s.buy_for(10, 0, s.state.market[0])  # 5 of Ann's 12
+    with pytest.raises(ActionError, match="costs 10 points and Ann has 7: you cannot buy below zero"):
+        s.buy_for(20, 0, s.state.market[0])
+    assert s.state.players[0].score == 7 and s.state.players[0].purchases == 1
+    s.concede(30, "Ann")
+    with pytest.raises(ActionError, match="Ann has conceded"):
+        s.buy_for(40, 0, s.state.market[0])
+
+
 def test_the_page_shows_the_marketplace_prices_pool_and_each_words_multipliers(english):
     s = start_stacking(None, 0, names=["Ann", "Bob"], seed=3, lexicon_for=lambda _: english)
     doc = games.document(s, 0)

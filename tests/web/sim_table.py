@@ -2,7 +2,8 @@
 served on a loopback port, the table's loop on its own thread, and the buttons on gpiozero's
 mock pins read by the panel loop, as `companion run --mock` wires them. The camera gives the
 board's truth as the players leave it (squares in ``unsure`` read without confidence: the
-camera question); time is simulated (it moves when the test says)."""
+camera question), or another camera and its analyser (rendered photos read by the real reader);
+time is simulated (it moves when the test says)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ WAIT_S = 20.0  # a guard against a hang: each wait ends as soon as the state sho
 
 
 class SimTable:
-    def __init__(self, tmp: Path, start: Callable[[Any, int], Any], players: int = 2, camera: Any = None) -> None:
+    def __init__(self, tmp: Path, start: Callable[[Any, int], Any], players: int = 2, camera: Any = None,
+                 analyser: Callable[[Any], Any] = truth_analyser, table_clock: Callable[[], float] | None = None) -> None:
         self.clock = SimClock(1_000)
         self.store = open_store(tmp)
         self.session = start(self.store, self.clock())
@@ -44,7 +46,10 @@ class SimTable:
                            beeps={k: Beep(0.01, 0.01, 1) for k in BEEPS})
         self.stop = threading.Event()
         self.traced: list[str] = []
-        self.table = Table(self.hub, self.camera, truth_analyser, trace=self.traced.append).start(self.stop)
+        # ``analyser``: the real reader for rendered photos; ``table_clock``: the camera's own time
+        # (a burst's bound in frames, not in a loaded machine's seconds).
+        timing = {} if table_clock is None else {"clock": table_clock}
+        self.table = Table(self.hub, self.camera, analyser, trace=self.traced.append, **timing).start(self.stop)
         self.said: list[str] = []
         self._buttons = threading.Thread(target=serve_panel, args=(self.panel, [self.table], self.hub, self.stop,
                                                                    self.said.append), daemon=True)

@@ -365,22 +365,78 @@ function drawDungeon() {
   $("dungeon-counts").textContent = `${d.plan.counted} objects (${d.plan.asked} asked), ${d.plan.tiles} tiles`;
 }
 
-// The stacking game: the marketplace (a tap on a tile buys it for the player to move, through
-// the organiser's "buy" action), each player's purchases and next price, the pool.
+// The stacking game: the marketplace, each player's purchases and next price, the pool. A phone
+// can be a player's own page (?player=2, or "This phone is" below the facts): a tap on a tile
+// there buys it for that player (no PIN, on their turn, within their score: the server says
+// why not in one line); elsewhere a tap sells to the player to move through the organiser's
+// "buy" action.
+function mySeat() {
+  const n = Number(new URLSearchParams(location.search).get("player"));
+  return Number.isInteger(n) && n >= 1 && n <= doc.players.length ? n - 1 : null;
+}
+
+function chooseSeat() {
+  const url = new URL(location.href);
+  if ($("seat").value === "") url.searchParams.delete("player");
+  else url.searchParams.set("player", String(Number($("seat").value) + 1));
+  history.replaceState(null, "", url);
+  $("my-msg").textContent = "";
+  drawStacking();
+}
+
 function drawStacking() {
   const st = doc.stacking;
   $("stacking").hidden = !st;
   if (!st) return;
   const facts = [`pool ${st.pool}`, `${st.length} game`];
+  if (st.area) facts.push(`play area ${st.area}`);
   if (doc.game.reason) facts.push(`over: ${doc.game.reason}`);
   $("stacking-facts").textContent = facts.join(" · ");
+  if (st.bounds) {
+    // The play area outlined on the board (drawn just before): the squares outside it take no tile.
+    const [r0, c0, r1, c1] = st.bounds;
+    const outline = svg("rect", { x: MARGIN + c0 * CELL, y: MARGIN + r0 * CELL, width: (c1 - c0 + 1) * CELL,
+                                  height: (r1 - r0 + 1) * CELL, class: "play-area" });
+    outline.append(svg("title", {}, `The play area: ${st.area}`));
+    $("board").append(outline);
+  }
+  const seat = mySeat();
+  const chooser = $("seat");
+  if (!chooser.dataset.wired) {
+    chooser.dataset.wired = "1";
+    chooser.addEventListener("change", chooseSeat);
+    $("my-redraw").addEventListener("click", () => {
+      const me = mySeat();
+      if (me !== null) playerAction("/api/redraw", { player: me }, "my-msg", "Redrawn: take the tiles the referee names.");
+    });
+  }
+  const names = doc.players.map((p) => p.name);
+  if (chooser.dataset.names !== names.join("\n")) {
+    chooser.dataset.names = names.join("\n");
+    chooser.replaceChildren(el("option", { value: "" }, "nobody's (a spectator)"),
+      ...names.map((n, i) => el("option", { value: String(i) }, `${n}'s`)));
+  }
+  chooser.value = seat === null ? "" : String(seat);
+  const mine = $("mine");
+  mine.hidden = seat === null;
+  $("my-actions").hidden = seat === null || doc.game.to_move !== seat;
+  if (seat !== null) {
+    const p = doc.players[seat];
+    const price = st.prices[seat];
+    const turn = doc.game.to_move === seat ? "your turn: tap a tile to buy it"
+      : doc.game.over ? "the game is over" : "buy on your turn";
+    mine.textContent = `${p.name}: ${p.score} points · rack ${p.rack || "empty"}` +
+      (p.rainbows ? ` (rainbow ${p.rainbows})` : "") + ` · your next tile costs ${price}` +
+      (price > p.score ? " (more than your score)" : "") + ` · ${turn}`;
+  }
   const market = $("market");
   market.replaceChildren();
-  const buyer = doc.game.to_move;
+  const buyer = seat !== null ? seat : doc.game.to_move;
   for (const t of st.market) {
     const price = buyer !== null ? st.prices[buyer] : null;
-    if (!admin) {
-      // A sale is the organiser's action: a spectator sees the tiles for sale, not a control.
+    if (!admin && seat === null) {
+      // A sale is the buyer's own page's (or the organiser's): a spectator sees the tiles for
+      // sale, not a control.
       const tile = el("span", { class: "market-tile", "data-letter": t.letter, role: "img",
                                 "aria-label": `${t.letter} (${t.value} points) for ${price === null ? "sale" : price + " points"}` }, t.letter);
       tile.append(el("small", {}, String(t.value)));
@@ -390,8 +446,14 @@ function drawStacking() {
     const b = el("button", { type: "button", class: "market-tile", "data-letter": t.letter,
                              "aria-label": `Buy ${t.letter} (${t.value} points) for ${price} points` }, t.letter);
     b.append(el("small", {}, String(t.value)));
-    b.disabled = buyer === null;
-    b.addEventListener("click", () => action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`));
+    b.disabled = doc.game.over || buyer === null;
+    b.addEventListener("click", () => {
+      if (seat !== null) {
+        playerAction("/api/buy", { player: seat, letter: t.letter }, "my-msg", `Bought ${t.letter} for ${price}.`);
+      } else {
+        action("/api/admin/action", { action: "buy", tiles: t.letter }, `Sold ${t.letter}.`);
+      }
+    });
     market.append(b);
   }
   if (st.market.length === 0) market.append(el("span", { class: "muted" }, "empty"));
@@ -869,7 +931,7 @@ function drawAdminChoices() {
 }
 
 // The new-game form shows the settings the chosen game takes (the registry's), no others.
-const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice", "computers"];
+const SETTING_FIELDS = ["control", "challenge", "tileset", "objects", "dice", "computers", "length", "area"];
 
 function chosenGame() {
   return doc.options.games.find((g) => g.name === $("game").value) || { settings: [], seats: [1, 4], challenge_modes: [] };
@@ -1186,7 +1248,9 @@ function wireAdmin() {
                     control: () => ($("control").value === "configured" ? configuredSpec() : $("control").value),
                     challenge: () => $("challenge").value, tileset: () => $("tileset").value,
                     objects: () => Number($("objects").value), dice: () => Number($("dice").value),
-                    computers: () => computersAsked() };
+                    computers: () => computersAsked(), length: () => $("length").value,
+                    // The stacking game's play area: the centre squares only (null: the whole board).
+                    area: () => ($("area").value === "" ? null : Number($("area").value)) };
     const settings = { game: g.name };
     for (const k of g.settings) if (value[k]) settings[k] = value[k]();
     action("/api/admin/new-game", settings, "New game started.");
