@@ -392,6 +392,9 @@ function drawStacking() {
   if (st.area) facts.push(`play area ${st.area}`);
   if (doc.game.reason) facts.push(`over: ${doc.game.reason}`);
   $("stacking-facts").textContent = facts.join(" · ");
+  // drawStacking runs again without the board being redrawn (a seat chosen, the PIN given):
+  // one outline, not one more each time.
+  for (const old of $("board").querySelectorAll("rect.play-area")) old.remove();
   if (st.bounds) {
     // The play area outlined on the board (drawn just before): the squares outside it take no tile.
     const [r0, c0, r1, c1] = st.bounds;
