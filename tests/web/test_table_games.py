@@ -9,7 +9,6 @@ import pytest
 
 from companion.core.move import format_square
 from companion.table.classic import TableSession
-from companion.table.store import open_store
 from tests.web.conftest import PIN, open_organiser
 from tests.web.sim_table import SimTable
 from tests.web.test_browser import PHONE, shot
@@ -333,42 +332,72 @@ def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(phon
         t.close()
 
 
-@pytest.mark.parametrize("word,winners", [("RETAINX", [1, 3]), ("RETAINS", [0, 2])])
-def test_house_a_challenge_ends_the_match_as_its_rule_9_says(phone, tmp_path, word, winners):
+@pytest.mark.parametrize("word", ["STAR", "RATS"])
+def test_house_a_challenge_ends_the_match_as_its_rule_9_says(phone, tmp_path, word):
+    """Scrabble House at a table of two boards (two cameras, two table loops, four clock buttons
+    on mock pins) by consent (rule 9): words stand unchecked until a challenge; Di challenges
+    Cy's word from the page; the word list decides and the match is over."""
+    from companion.rules import house
     from companion.rules.house import HouseOptions
+    from companion.sim.housedemo import laid, lay
     from companion.table.house import HouseSession
-    from companion.web.app import create_app
-    from companion.web.auth import Auth
-    from companion.web.hub import Hub
-    from companion.web.server import ServerThread
-    from tests.table.test_house_session import NAMES, reading_of
 
-    store = open_store(tmp_path)
-    session = HouseSession(store, NAMES, options=HouseOptions(colours=("ivory", "wood"), challenges=True),
-                           lexicon_for=lambda t: frozenset({"RETAINS"}))
-    hub = Hub(session).start()
-    server = ServerThread(create_app(hub, auth=Auth(PIN)), hub).start()
-    page = phone(server.url + "/")
+    words = frozenset({"RETAINS", "STONE", "STAR"})
+    ann, bob, cy, di = range(4)
+    t = SimTable(tmp_path, lambda store, now: HouseSession(
+        store, ["Ann", "Bob", "Cy", "Di"], options=HouseOptions(colours=("ivory", "wood"), challenges=True),
+        first=ann, seed=5, now_ms=now, lexicon_for=lambda ts: words), players=4)
     try:
-        # Bob starts Ann's clock; Ann lays her word on board 1 and presses: by consent it stands.
-        hub.call(lambda s, now: s.press(0, 1, now))
-        assert hub.call(lambda s, now: s.press(0, 0, now)) == "judge"
-        tiles = {(8 + i, 7): (ch, 0) for i, ch in enumerate(word)}
-        assert hub.call(lambda s, now: s.judge(0, now, reading_of(tiles)))["verdicts"] == ["played"]
-        page.wait_for_selector("#challenge-window:not([hidden])")
+        page = phone(t.url)
+        board0, board1 = t.cameras
+
+        def play(camera, player, start, across, text, colour):  # type: ignore[no-untyped-def]
+            camera.board = lay(camera.board, laid(house.seat(player), start, across, text, colour))
+            t.press(player, think_ms=20_000)
+
+        # Rule 3: the starters' opponents start the clocks: Bob Ann's on board 1, Cy Di's on board 2.
+        t.press(bob)
+        t.press(cy)
+        assert t.call(lambda s, now: [c.on_move for c in s.clocks.clocks]) == [0, 1]
+        play(board0, ann, (8, 7), False, "RETAINS", "ivory")  # down column H to Ann's home row
+        play(board1, di, (0, 11), True, "STONE", "wood")  # Di, at the top, reads right to left
+        play(board1, cy, (11, 7), False, word, "wood")  # Cy's word down to his home row
+        page.wait_for_function(f"() => document.getElementById('challenge-what').textContent.includes('{word}')")
         assert "a challenge ends the match" in page.inner_text("#challenge-what")
-        assert page.locator("[data-challenger]").count() == 2  # Bob and Di, Ann's opponents
-        page.click('[data-challenger="1"]')  # Bob challenges
+        # Cy's opponents may challenge: Bob (at the other board) and Di.
+        assert page.locator("[data-challenger]").all_inner_texts() == ["Bob challenges", "Di challenges"]
+        shot(page, "table-house-challenge")
+        page.click(f'[data-challenger="{di}"]')
         page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
-        doc = hub.document_json()
-        assert doc["game"]["winners"] == winners and doc["game"]["over"]
-        assert ("not in the word list" in doc["game"]["reason"]) == (word == "RETAINX")
+        phony = word not in words
+        doc = t.hub.document_json()
+        assert doc["game"]["over"] and doc["game"]["winners"] == ([bob, di] if phony else [ann, cy])
+        result = (f"Di challenged Cy's {word}: {word} is not in the word list; Di's side wins" if phony else
+                  f"Di challenged Cy's {word}: {word} is a word; Cy's side wins")
+        assert doc["game"]["reason"] == result
+        assert t.call(lambda s, now: s.clocks.paused)  # the match is over: no clock runs
+        # The GCG of each board, as computed by hand: House scores nothing (+0); the top
+        # player's words are written as the board reads them left to right, top to bottom.
+        # Each holds seven tiles of his board's colour (rule 7: a player draws back to seven).
+        head = ["#character-encoding UTF-8"]
+        title = f"#title Scrabble House at the companion's table (house-5-{1000:x})"  # seed 5, begun at 1000 ms
+        ending = f"#note Result: {'Bob and Di' if phony else 'Ann and Cy'} win ({result})"
+        assert t.call(lambda s, now: s.gcg(0)).splitlines() == head + [
+            "#player1 Ann Ann", "#player2 Bob Bob", f"{title}, board 1 (ivory)", "#tile-set en",
+            "#note own tiles: Ann 7, Bob 7",
+            ">Ann: RETAINS H9 RETAINS +0 0",  # column H from row 9 down
+            ending]
+        assert t.call(lambda s, now: s.gcg(1)).splitlines() == head + [
+            "#player1 Cy Cy", "#player2 Di Di", f"{title}, board 2 (wood)", "#tile-set en",
+            "#note own tiles: Cy 7, Di 7",
+            ">Di: ENOTS 1H ENOTS +0 0",  # STONE from L1 leftwards: E N O T S from H1 on the board
+            f">Cy: {word} H12 {word} +0 0",  # down from H12, as Cy reads it
+            ending]
         # The log keeps the challenge: the match folds back to the same end.
-        again = HouseSession.restore(store, lexicon_for=lambda t: frozenset({"RETAINS"}))
-        assert again.state == hub.call(lambda s, now: s.state)
+        again = HouseSession.restore(t.store, lexicon_for=lambda ts: words)
+        assert again is not None and again.state == t.call(lambda s, now: s.state)
     finally:
-        server.stop()
-        store.close()
+        t.close()
 
 
 def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
