@@ -278,18 +278,27 @@ class PhysicalCamera:
         pass
 
 
-def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(phone, tmp_path):
+def test_dungeon_from_a_set_up_rolled_by_the_roll_button_to_its_end_with_its_stopwatch(phone, tmp_path):
+    """The solo dungeon from the first press to the game's end: the roll button rolls the set-up
+    (the dice as the test knows them), the plan laid out, the rack told on the page, three
+    moves and the last a fight lost to a monster; the stopwatch runs from the rack to the end,
+    on the page. Every button a mock pin, every rack a tap on the page."""
     import random
 
+    from companion.core.tiles import get_tileset
+    from companion.engine.dawg import build
+    from companion.engine.movegen import Generator
     from companion.rules import dungeon as rules
     from companion.table.dungeon import DungeonSession
-    from tests.rules.dungeon_scripts import WORDS, generator
     from tests.rules.dungeon_table import PhysicalBoard
 
+    words = frozenset({"LANTERN", "NOTES", "ES"})
+    english = get_tileset("en")
+    generator = Generator(build(words, english.alphabetical()), english)  # the trapped check's
     first = rules.roll_setup(rules.DEFAULT_OBJECTS, 2, "1")
     camera = PhysicalCamera()
     t = SimTable(tmp_path, lambda store, now: DungeonSession(
-        store, first, name="Dora", lexicon_for=lambda ts: WORDS, generator_for=lambda ts: generator(), now_ms=now),
+        store, first, name="Dora", lexicon_for=lambda ts: words, generator_for=lambda ts: generator, now_ms=now),
         players=1, camera=camera)
     t.call(lambda s, now: setattr(s, "dice", random.Random(0)))  # the dice as the test knows them
     page = phone(t.url)
@@ -302,12 +311,19 @@ def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(phon
         page.wait_for_function(f"() => document.getElementById('dungeon-plan').innerText !== {plan!r}")
         assert "The dice are rolled again" in page.inner_text("#verdicts")
         assert any(line == "roll: rolled: 18 objects, 30 tiles" for line in t.said)
-        # The plan laid out; the press: the set-up stands; the rack entered on the page.
-        camera.board = PhysicalBoard.laid_out(rolled, {sq: "E" for o in rolled.obstacles for sq in o.squares})
+        # The dice put a monster on D8 below an empty D7, a fixed letter on E7 and the left
+        # edge's wall on A8 to C8 (the plan on the page says so too).
+        kinds = {sq: o.kind for o in rolled.obstacles for sq in o.squares}
+        assert (kinds[(7, 3)], kinds[(6, 4)], kinds[(7, 0)], (6, 3) in kinds) == (rules.MONSTER, rules.FIXED,
+                                                                                  rules.WALL, False)
+        # The plan laid out (the fixed letter an S, the monster a K, every other tile an E);
+        # the press: the set-up stands; the rack entered on the page.
+        letters = {sq: "E" for sq in kinds} | {(6, 4): "S", (7, 3): "K"}
+        camera.board = PhysicalBoard.laid_out(rolled, letters)
         t.press(0, think_ms=60_000)
         page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('Draw seven')")
         _login(page)
-        page.fill("#action-tiles", "CATSEEE")
+        page.fill("#action-tiles", "LANTERN")
         page.click('[data-action="rack"]')
         page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('Your move')")
         # A second roll now does nothing: the set-up stands (a double beep, a line).
@@ -318,16 +334,46 @@ def test_dungeon_from_a_set_up_rolled_by_the_roll_button_with_its_stopwatch(phon
         t.clock.set(t.clock() + 65_000)
         t.call(lambda s, now: s.revision)  # (the hub publishes on the next change; the page counts on its own)
         page.wait_for_function("() => document.getElementById('clock-0').textContent !== '–'")
-        camera.board.place((0, 0), "CAT")
+        # 1. LANTERN down from A1 (the first word begins there): seven tiles of 1 point: 7.
+        camera.board.place((0, 0), "LANTERN", across=False)
         t.press(0, think_ms=5_000)
-        page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('CAT 5')")
+        page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('LANTERN 7')")
         watch = t.call(lambda s, now: s.watch_view(now))
         assert watch == {"elapsed_ms": 70_000, "started": True, "running": True, "moves": 1}
         face = page.inner_text("#clock-0")
         assert face.startswith("1:1"), face  # 1:10 and counting up
-        # The log keeps the roll and the stopwatch's start and laps: a restart folds them back.
-        again = DungeonSession.restore(t.store, lexicon_for=lambda ts: WORDS, generator_for=lambda ts: generator())
-        assert again.setup == rolled and again.watch_view(t.clock()) == watch
+        # A refill told on the page: nothing held, so it costs nothing.
+        page.fill("#action-tiles", "OTESABC")
+        page.click('[data-action="refill"]')
+        page.wait_for_function("() => document.getElementById('dungeon-facts').textContent.includes('rack ABCEOST')")
+        assert "Refilled 7: 0 tiles held, -0" in page.inner_text("#verdicts")
+        # 2. NOTES along row 7 from LANTERN's last N to the fixed S: O T E laid, 3 points: 10.
+        camera.board.place((6, 1), "OTE")
+        t.press(0, think_ms=30_000)
+        page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('NOTES 3')")
+        # 3. The monster under the E turned over (a K): the move waits for the tile in its place.
+        camera.board.turn_up((7, 3))
+        t.press(0, think_ms=10_000)
+        page.wait_for_function("() => document.getElementById('verdicts').textContent.includes('face up')")
+        # ES down column D: the S (1 point) against the K (5) neither defeats nor tames it.
+        assert camera.board.replace((7, 3), "S") == "K"
+        t.press(0, think_ms=10_000)
+        page.wait_for_function("() => document.getElementById('dungeon-phase').textContent.includes('over')")
+        said = page.inner_text("#verdicts")
+        assert "The monster on D8 was a K: your S neither defeats nor tames it. You are dead, with 10 points." in said
+        # The stopwatch stopped at the last move: 65 + 5 + 30 + 10 + 10 s; the page shows it still.
+        t.clock.set(t.clock() + 60_000)
+        t.call(lambda s, now: s.revision)
+        end = t.call(lambda s, now: s.watch_view(now))
+        assert end == {"elapsed_ms": 120_000, "started": True, "running": False, "moves": 3}
+        page.wait_for_function("() => document.getElementById('clock-0').textContent === '2:00'")
+        assert t.call(lambda s, now: (s.state.result, s.state.score)) == (rules.DEAD, 10)
+        assert [row["points"] for row in t.call(lambda s, now: s.history)] == [7, 0, 3, 0]
+        shot(page, "table-dungeon-end")
+        # The log keeps the roll, the moves and the stopwatch: a restart folds them back.
+        again = DungeonSession.restore(t.store, lexicon_for=lambda ts: words, generator_for=lambda ts: generator)
+        assert again.setup == rolled and again.watch_view(t.clock()) == end
+        assert (again.state.result, again.state.score) == (rules.DEAD, 10)
     finally:
         t.close()
 
