@@ -448,8 +448,10 @@ def test_house_a_challenge_ends_the_match_as_its_rule_9_says(phone, tmp_path, wo
 
 def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
     """Ann plays Bob, a computer of skill 3: the page names Bob's rack and his move; the tiles
-    are laid as shown and Bob's button pressed; a tile laid wrong is a question; Ann passes her
-    turns; she resigns after Bob's third move. The GCG holds the moves the page showed."""
+    are laid as shown and Bob's button pressed; a tile laid wrong is a question. Ann opens with
+    HOUSE, passes her second turn and resigns after Bob's second move. The final GCG is the one
+    computed by hand below: Bob's moves as the page showed them, each score counted square by
+    square, his racks as the page named them."""
     from companion.engine.movegen import generator_for
     from companion.lexicon import load_lexicon
 
@@ -459,30 +461,29 @@ def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
         computers={"1": 3}, generator_for=lambda ts: english))
     try:
         page = phone(t.url)
-        to_move = t.call(lambda s, now: s.state.to_move)
-        t.press(1 - to_move)  # the clock starts
-        shown_moves: list[str] = []
-        wrong_once = False
-        while len(shown_moves) < 3:
-            if t.call(lambda s, now: s.state.to_move) == 0:
-                t.press(0, think_ms=8_000)  # Ann passes
-                continue
-            page.wait_for_function("() => document.getElementById('computer-move').textContent.includes('Bob ')")
-            racks = page.inner_text("#computer-racks")
-            assert "Bob (skill 3): rack " in racks
+        assert t.call(lambda s, now: s.state.to_move) == 0  # (the seed's draw: Ann first)
+        t.press(1)  # Bob's button starts Ann's clock
+        t.camera.lay(HOUSE)
+        t.press(0, think_ms=30_000)
+        _rows(page, 1)
+        racks: list[str] = []
+        shown: list[str] = []
+        for turn in range(2):
+            page.wait_for_function(f"() => document.querySelectorAll('#history tr').length === {2 * turn + 1}"
+                                   " && document.getElementById('computer-move').textContent.startsWith('Bob plays')")
+            rack = page.inner_text("#computer-racks").split("rack ", 1)[1].split(";")[0].strip()
+            racks.append(rack)
             move = t.call(lambda s, now: s.computer_move())
             text = page.inner_text("#computer-move")
-            if move.kind != "play":
-                t.press(1, think_ms=3_000)
-                shown_moves.append(move.kind)
-                continue
-            assert f"Bob plays {move.position} {move.word} ({move.score})" in text
+            assert text.startswith(f"Bob plays {move.position} {move.word} ({move.score}): lay "), text
+            shown.append(f"{move.position} {move.word} +{move.score}")
             tiles = {(r, c): ch for r, c, ch, _ in move.squares}
             blanks = frozenset((r, c) for r, c, _, b in move.squares if b)
             squares = sorted(tiles)
-            if not wrong_once and len(squares) > 1 and tiles[squares[0]] != tiles[squares[1]]:
+            if turn == 0:
                 # Two tiles laid on each other's squares: the camera checks, and asks.
                 a_sq, b_sq = squares[0], squares[1]
+                assert tiles[a_sq] != tiles[b_sq]
                 t.camera.lay({**tiles, a_sq: tiles[b_sq], b_sq: tiles[a_sq]}, blanks=blanks)
                 t.press(1, think_ms=3_000)
                 page.wait_for_function("() => document.getElementById('verdicts').textContent.includes("
@@ -490,24 +491,40 @@ def test_classic_against_a_skill_3_computer_seat(phone, tmp_path):
                 assert f"{format_square(a_sq)} should hold {tiles[a_sq]}" in page.inner_text("#verdicts")
                 assert t.call(lambda s, now: s.state.to_move) == 1
                 t.camera.take_off(squares)
-                wrong_once = True
             t.camera.lay(tiles, blanks=blanks)
             t.press(1, think_ms=3_000)
-            rows = t.call(lambda s, now: [h for h in s.history() if h["kind"] == "play"])
-            assert (rows[-1]["position"], rows[-1]["word"], rows[-1]["points"]) == (move.position, move.word,
-                                                                                  move.score)
-            shown_moves.append(f">Bob: {move.position} {move.word} +{move.score}")
+            _rows(page, 2 * turn + 2)
+            if turn == 0:
+                t.press(0, think_ms=8_000)  # Ann passes
         _login(page)
         page.select_option("#resigner", "0")
         page.click("#resign")
         page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        # Bob's racks as the page named them (the second: the first's leave T T V and the four
+        # tiles dealt after MURVA, E F O U) and his moves as it showed them.
+        assert racks == ["AMRTTVV", "EFOTTUV"]
+        assert shown == ["F7 M.RVA +18", "E11 FOU +22"]
+        expected = "\n".join([
+            "#character-encoding UTF-8",
+            "#player1 Ann Ann",
+            "#player2 Bob Bob",
+            "#title Classic Scrabble at the companion's table",
+            "#lexicon en",
+            "#tile-set en",
+            # H on D8 (DL) 8, O U S E 4; the centre's double word: 24. Ann's rack is private:
+            # the field holds the tiles she played.
+            ">Ann: HOUSE 8D HOUSE +24 24",
+            # MURVA down column F through HOUSE's U: M 3, U 1 (on the board), R 1, V 4 on F10 (TL)
+            # 12, A 1: 18. Bob's rack is the companion's: the field holds all of it.
+            ">Bob: AMRTTVV F7 M.RVA +18 18",
+            ">Ann: ? - +0 24",
+            # FOU down from E11 (DW): (F 4 + O 1 + U 1) x 2 = 12; across, FA with MURVA's A:
+            # (F 4 + A 1) x 2 = 10: 22.
+            ">Bob: EFOTTUV E11 FOU +22 40",
+            "#note Result: Ann resigned. Bob wins (Ann 24, Bob 40)",
+        ])
         gcg = t.call(lambda s, now: s.gcg())
-        # Each Bob line without its rack field (the tiles it laid) and its running total.
-        played = [" ".join(line.rsplit(" ", 1)[0].split(" ")[:1] + line.rsplit(" ", 1)[0].split(" ")[2:])
-                  for line in gcg.splitlines() if line.startswith(">Bob:") and "+" in line]
-        assert played == [m for m in shown_moves if m.startswith(">")], gcg
-        assert "#note Result: Ann resigned. Bob wins" in gcg
-        assert wrong_once  # (else the misplaced tile was never tried)
+        assert gcg.strip() == expected, gcg
         # The log deals the computer's racks again, tile for tile, after a restart.
         again = TableSession.restore(t.store, generator_for=lambda ts: english)
         assert again.computer_racks() == t.call(lambda s, now: s.computer_racks())
