@@ -199,3 +199,67 @@ def test_run_with_a_time_control_the_table_does_not_play_is_one_line(tmp_path):
     # a stopwatch is the solo dungeon's, not a classic table's.
     config, err = _bad(tmp_path, TABLE + "[clock]\nkind = \"stopwatch\"\n")
     assert err.startswith(f"companion: {config}: clock.kind: a stopwatch is for one player"), err
+
+
+def test_run_mock_takes_presses_from_the_page_and_steps_the_folder_camera(tmp_path):
+    """`companion run --mock --step` as a person plays by hand: the page's buttons press the mock
+    pins, and the folder camera shows its next photo at each player's press."""
+    import http.cookiejar
+    from urllib.error import HTTPError
+
+    import cv2
+
+    from companion.sim.camera import SyntheticSource
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    with SyntheticSource(seed=3) as source:
+        for i in range(2):
+            cv2.imwrite(str(photos / f"move{i + 1}.png"), source.read().image)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "folder"\nfolder = "{photos}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[game]\nnames = ["Ann", "Ben"]\n')
+    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
+    env.pop("NOTIFY_SOCKET", None)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--step", "--config", str(config)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines: list[str] = []
+        state = _get_state(lines, proc)
+        port = next(int(m.group(1)) for line in lines if (m := re.search(r"localhost:(\d+)/", line)))
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        base = f"http://127.0.0.1:{port}"
+        with opener.open(f"{base}/api/session", timeout=10) as r:
+            session = json.loads(r.read())
+        assert session["buttons"] == ["player1", "player2", "pause", "roll"]
+
+        def press(button: str) -> None:
+            request = urllib.request.Request(f"{base}/api/press", data=json.dumps({"button": button}).encode(),
+                                             headers={"Content-Type": "application/json",
+                                                      "X-CSRF-Token": session["csrf"]}, method="POST")
+            with opener.open(request, timeout=10) as r:
+                assert json.loads(r.read()) == {"ok": True}
+
+        def said(text: str) -> None:
+            deadline = time.monotonic() + 60
+            while not any(text in line for line in lines):
+                assert time.monotonic() < deadline and proc.poll() is None, lines
+                lines.append(proc.stdout.readline())
+
+        to_move = state["game"]["to_move"]
+        press(f"player{2 - to_move}")  # the other player's button starts the clock
+        said("camera: move1.png")
+        said(f"press player{2 - to_move} at ")
+        press("pause")
+        said("pause: paused")
+        try:
+            press("player9")
+            raise AssertionError("player9 was pressed")
+        except HTTPError as exc:
+            assert exc.code == 400 and "button: one of player1, player2, pause, roll" in exc.read().decode()
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and "Traceback" not in err, err

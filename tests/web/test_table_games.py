@@ -11,32 +11,10 @@ from companion.core.move import format_square
 from companion.table.classic import TableSession
 from tests.web.conftest import PIN, open_organiser
 from tests.web.sim_table import SimTable
-from tests.web.test_browser import PHONE, shot
+from tests.web.test_browser import shot
 
 
 DE_WORDS = frozenset({"DÜS", "DÜSE", "SEE", "DÜSEN"})
-
-
-@pytest.fixture
-def phone(browser):  # type: ignore[no-untyped-def]
-    """Opens the page at a phone's viewport; at the end, no script error may have been seen."""
-    opened: list[tuple[object, list[str]]] = []
-
-    def open_page(url: str):  # type: ignore[no-untyped-def]
-        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        opened.append((context, errors))
-        page.goto(url)
-        page.wait_for_function("() => document.body.dataset.version !== undefined")
-        page.wait_for_selector("#live.ok")
-        return page
-
-    yield open_page
-    for context, errors in opened:
-        context.close()  # type: ignore[attr-defined]
-        assert not errors, errors
 
 
 def _classic(tmp_path, names, tileset, words, *, seed, challenge="single") -> SimTable:  # type: ignore[no-untyped-def]
