@@ -206,7 +206,7 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         def say(line: str) -> None:
             print(line, flush=True)
 
-        presses = _presses(factory, panel, cfg, session.seats, cameras if step else None, say)
+        presses = _presses(factory, panel, cfg, session, cameras if step else None, say)
         view = LatestView()  # the organiser's camera view: what each table last read
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients,
                                  pin_hash=cfg.web.pin_hash, camera_view=view.jpeg, presses=presses)
@@ -257,16 +257,20 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
     return 0
 
 
-def _presses(factory: Any, panel: Any, cfg: Config, players: int, stepped: list[Any] | None,
+def _presses(factory: Any, panel: Any, cfg: Config, session: Any, stepped: list[Any] | None,
              say: Callable[[str], None]) -> Any:
     """What presses the buttons other than their pins (the page's buttons, the keyboard): on
-    mock pins, the pins themselves driven (a stepped folder camera advanced before a player's
-    press); on real pins, the panel's queue, only where [web] page_buttons allows it; else None."""
+    mock pins, the pins themselves driven (the stepped folder camera of the player's board
+    advanced before a player's press); on real pins, the panel's queue, only where
+    [web] page_buttons allows it; else None."""
     if factory is not None:
         from companion.sim.presses import MockPresses
 
-        advance = (lambda: "; ".join(c.advance() for c in stepped)) if stepped else None
-        return MockPresses(factory, cfg.used_pins().named(), players, advance, say)
+        def advance(name: str) -> str:
+            board = session.board_of(int(name.removeprefix("player")) - 1) if len(stepped or ()) > 1 else 0
+            return stepped[board].advance()  # type: ignore[index]
+
+        return MockPresses(factory, cfg.used_pins().named(), session.seats, advance if stepped else None, say)
     return panel if cfg.web.page_buttons else None
 
 

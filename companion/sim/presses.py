@@ -62,11 +62,11 @@ class MockPresses:
     """The table's buttons pressed by name on gpiozero's mock pins, from the keyboard or from
     the page's buttons (`companion run --mock`): each press drives its pin low and high, so it
     goes the way a real one goes (the panel, the table's thread, the log, the page).
-    ``before_player``: called before a player's press (the step folder's advance); what it
-    returns is said. Thread-safe: the keyboard's thread and the page's requests press alike."""
+    ``before_player``: called with the button's name before a player's press (the step folder's
+    advance); what it returns is said. Thread-safe: the keyboard's thread and the page's requests press alike."""
 
     def __init__(self, factory: Any, pins: dict[str, int], players: int,
-                 before_player: Callable[[], str | None] | None = None,
+                 before_player: Callable[[str], str | None] | None = None,
                  say: Callable[[str], None] = lambda line: None) -> None:
         self.factory, self.players, self.before_player, self.say = factory, players, before_player, say
         self.pins = {name: pin for name, pin in pins.items()
@@ -83,7 +83,7 @@ class MockPresses:
             raise ValueError(f"no {name!r} button here ({', '.join(self.buttons)})")
         with self._lock:
             if name.startswith("player") and self.before_player is not None:
-                shown = self.before_player()
+                shown = self.before_player(name)
                 if shown:
                     self.say(f"camera: {shown}")
             press_pin(self.factory, self.pins[name])

@@ -26,7 +26,7 @@ def test_keys_press_the_mock_pins_and_the_folder_steps_one_photo_a_press(tmp_pat
     said: list[str] = []
     stop = threading.Event()
     try:
-        presses = MockPresses(factory, pins.named(), 2, camera.advance, said.append)
+        presses = MockPresses(factory, pins.named(), 2, lambda name: camera.advance(), said.append)
         assert presses.buttons == ["player1", "player2", "pause", "roll"]
         keyboard(io.StringIO("1\n2\nx\n9\np\n2\n2\nq\n1\n"), presses, stop, said.append)
         pressed = []

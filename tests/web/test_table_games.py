@@ -232,9 +232,17 @@ def test_classic_a_challenge_in_each_mode(phone, tmp_path, mode):
                 tail = [f">{na}: HOUSE 8D HOUSE +24 24", f">{na}: ? (challenge) +5 29", f">{nb}: ? - +0 0"]
         rows = len(tail)
         _rows(page, rows)
-        gcg = t.call(lambda s, now: s.gcg())
-        events = [line for line in gcg.splitlines() if line.startswith(">")]
-        assert events == tail, gcg
+        # Bob resigns: the game is over, and its GCG is the one computed by hand.
+        _login(page)
+        page.select_option("#resigner", str(b))
+        page.click("#resign")
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
+        score = {"void": 24, "single": 0, "double": 24, "five-points": 29}[mode]
+        scores = {a: score, b: 0}
+        assert t.call(lambda s, now: s.gcg()).splitlines() == [
+            "#character-encoding UTF-8", "#player1 Ann Ann", "#player2 Bob Bob",
+            "#title Classic Scrabble at the companion's table", "#lexicon en", "#tile-set en", *tail,
+            f"#note Result: {nb} resigned. {na} wins (Ann {scores[0]}, Bob {scores[1]})"]
     finally:
         t.close()
 
