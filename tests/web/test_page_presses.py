@@ -57,6 +57,11 @@ def test_a_few_moves_played_with_the_pages_buttons_and_keys(phone, tmp_path):
         assert t.call(lambda s, now: len(s.history())) == 2 and page.input_value("#exchange-count") == "1"
         events = [line for line in t.call(lambda s, now: s.gcg()).splitlines() if line.startswith(">")]
         assert events == [f">{name[a]}: HOUSE 8D HOUSE +24 24", f">{name[b]}: ? - +0 0"]
+        # The venue's screen (/tv) shows the game, not the buttons.
+        tv = phone(t.url + "tv")
+        # (the session is read: a browser on the device itself is told the PIN after the buttons)
+        tv.wait_for_function("() => document.getElementById('device-pin').textContent.includes('PIN')")
+        assert tv.locator("#presses").is_hidden()
         # Every press went through the mock pin and the panel, as a hand's would.
         assert [line.split(" at ")[0] for line in t.said if line.startswith("press ")] == [
             f"press player{b + 1}", f"press player{a + 1}", f"press player{b + 1}"]

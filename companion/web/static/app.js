@@ -1022,7 +1022,7 @@ async function loadSession() {
   const s = await r.json();
   csrf = s.csrf;
   setAdmin(s.admin);
-  pressButtons = s.buttons || [];
+  pressButtons = document.body.classList.contains("tv") ? [] : s.buttons || [];  // not on the venue's screen
   drawPresses();
   // Only a browser on the device itself is told the PIN (the organiser at the table).
   const shown = $("device-pin");
