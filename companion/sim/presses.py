@@ -1,7 +1,7 @@
 """Presses for a table without buttons (`companion run --mock`): keys typed at the terminal, or
 buttons tapped on the page, drive gpiozero's mock pins, so each press goes the way a real one
-goes (the pin, the panel, the table's thread). A folder camera (:class:`StepFolder`) shows one photo per player press: a game
-photographed move by move plays by hand, a key per move.
+goes (the pin, the panel, the table's thread). A folder camera (:class:`StepFolder`) shows one
+photo per player press: a game photographed move by move plays by hand, a press per move.
 
 Keys, one a line: ``1`` to ``4`` a player's clock button, ``p`` the pause button, ``r`` the roll
 button (the dungeon's dice), ``q`` stop. The page's buttons (:class:`MockPresses`, served by
@@ -63,7 +63,8 @@ class MockPresses:
     the page's buttons (`companion run --mock`): each press drives its pin low and high, so it
     goes the way a real one goes (the panel, the table's thread, the log, the page).
     ``before_player``: called with the button's name before a player's press (the step folder's
-    advance); what it returns is said. Thread-safe: the keyboard's thread and the page's requests press alike."""
+    advance); what it returns is said. Thread-safe: the keyboard's thread and the page's
+    requests press alike, one press at a time."""
 
     def __init__(self, factory: Any, pins: dict[str, int], players: int,
                  before_player: Callable[[str], str | None] | None = None,
@@ -89,7 +90,8 @@ class MockPresses:
             press_pin(self.factory, self.pins[name])
 
 
-def keyboard(stream: IO[str], presses: MockPresses, stop: threading.Event, say: Callable[[str], None]) -> None:
+def keyboard(stream: IO[str], presses: MockPresses, stop: threading.Event,
+             say: Callable[[str], None]) -> None:
     """Presses from the lines of ``stream`` until ``q`` (which stops the table), its end (which
     does not: the page and the pins go on), or ``stop``."""
     players = presses.players

@@ -28,8 +28,8 @@ Endpoints (also in the README):
     POST /api/declare          {count: 3}: the player on move's next turn without tiles is an exchange
                                of 3 tiles (0: a pass); no PIN
     POST /api/racks            {racks: ["AEI", ""]}: the tiles left on each rack when the game asks; no PIN
-    POST /api/press            {button: "player1" | ... | "pause" | "roll"}: a press of that button, where the
-                               table has page buttons (mock pins, or [web] page_buttons); no PIN, as at the table
+    POST /api/press            {button: "player1" | ... | "pause" | "roll"}: a press of that button where
+                               the table has page buttons (mock pins, or [web] page_buttons); no PIN
     POST /api/admin/resign     {player: 0}: that player resigns, the game ends
     POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
@@ -91,7 +91,8 @@ class Presses(Protocol):
 
 
 def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None,
-               camera_view: Callable[[int], bytes | None] | None = None, presses: Presses | None = None) -> Flask:
+               camera_view: Callable[[int], bytes | None] | None = None,
+               presses: Presses | None = None) -> Flask:
     config = config or WebConfig()
     auth = auth or Auth()
     app = Flask(__name__)
