@@ -122,6 +122,13 @@ class Panel:
 
         return pressed
 
+    def press(self, name: str) -> None:
+        """A press that comes from elsewhere than its pin (the page's buttons, where the
+        configuration allows them on real pins): queued as the pin's callback queues it."""
+        if name not in self.buttons:
+            raise ValueError(f"no {name!r} button here ({', '.join(self.buttons)})")
+        self.presses.put((name, self._now_ms()))
+
     def show(self, on_move: set[int], overtime: set[int]) -> None:
         for i, led in enumerate(self.leds):
             blink = i in on_move and i in overtime

@@ -202,9 +202,14 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         tileset = session.tileset_name
         panel = Panel(cfg.used_pins(), pin_factory=factory, now_ms=clock)
         stack.callback(panel.close)
+
+        def say(line: str) -> None:
+            print(line, flush=True)
+
+        presses = _presses(factory, panel, cfg, session, cameras if step else None, say)
         view = LatestView()  # the organiser's camera view: what each table last read
         web = argparse.Namespace(host=cfg.web.host, port=cfg.web.port, max_clients=cfg.web.max_clients,
-                                 pin_hash=cfg.web.pin_hash, camera_view=view.jpeg)
+                                 pin_hash=cfg.web.pin_hash, camera_view=view.jpeg, presses=presses)
         live = stack.enter_context(serving(session, web, now_ms=clock))
         stopping = threading.Event()
 
@@ -244,14 +249,29 @@ def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
         if getattr(args, "keys", False):
             from companion.sim.presses import keyboard
 
-            advance = (lambda: "; ".join(c.advance() for c in cameras)) if step else None
-            threading.Thread(target=keyboard, args=(sys.stdin, factory, cfg.used_pins().named(), players, live.stop,
-                                                    lambda line: print(line, flush=True), advance),
+            threading.Thread(target=keyboard, args=(sys.stdin, presses, live.stop, say),
                              name="companion-keys", daemon=True).start()
         serve_panel(panel, tables, live.hub, live.stop, lambda line: print(line, flush=True),
                     table_of=session.board_of)
     print("companion: stopped", file=sys.stderr)
     return 0
+
+
+def _presses(factory: Any, panel: Any, cfg: Config, session: Any, stepped: list[Any] | None,
+             say: Callable[[str], None]) -> Any:
+    """What presses the buttons other than their pins (the page's buttons, the keyboard): on
+    mock pins, the pins themselves driven (the stepped folder camera of the player's board
+    advanced before a player's press); on real pins, the panel's queue, only where
+    [web] page_buttons allows it; else None."""
+    if factory is not None:
+        from companion.sim.presses import MockPresses
+
+        def advance(name: str) -> str:
+            board = session.board_of(int(name.removeprefix("player")) - 1) if len(stepped or ()) > 1 else 0
+            return stepped[board].advance()  # type: ignore[index]
+
+        return MockPresses(factory, cfg.used_pins().named(), session.seats, advance if stepped else None, say)
+    return panel if cfg.web.page_buttons else None
 
 
 def _factory(args: argparse.Namespace) -> Any:

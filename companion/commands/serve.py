@@ -92,7 +92,8 @@ class serving:
         more = {"now_ms": self.now_ms} if self.now_ms is not None else {}
         self.hub = Hub(self.session, max_clients=self.args.max_clients, **more).start()
         self.auth = Auth(pin_hash=getattr(self.args, "pin_hash", "") or None)
-        app = create_app(self.hub, auth=self.auth, camera_view=getattr(self.args, "camera_view", None))
+        app = create_app(self.hub, auth=self.auth, camera_view=getattr(self.args, "camera_view", None),
+                         presses=getattr(self.args, "presses", None))
         try:
             self.server = ServerThread(app, self.hub, self.args.host, self.args.port).start()
         except OSError as exc:

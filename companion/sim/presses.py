@@ -1,10 +1,11 @@
-"""Presses for a table without buttons (`companion run --mock`): keys typed at the terminal drive
-gpiozero's mock pins, so each press goes the way a real one goes (the pin, the panel, the
-table's thread). A folder camera (:class:`StepFolder`) shows one photo per player press: a game
-photographed move by move plays by hand, a key per move.
+"""Presses for a table without buttons (`companion run --mock`): keys typed at the terminal, or
+buttons tapped on the page, drive gpiozero's mock pins, so each press goes the way a real one
+goes (the pin, the panel, the table's thread). A folder camera (:class:`StepFolder`) shows one
+photo per player press: a game photographed move by move plays by hand, a press per move.
 
 Keys, one a line: ``1`` to ``4`` a player's clock button, ``p`` the pause button, ``r`` the roll
-button (the dungeon's dice), ``q`` stop."""
+button (the dungeon's dice), ``q`` stop. The page's buttons (:class:`MockPresses`, served by
+`companion run --mock`) press the same pins."""
 
 from __future__ import annotations
 
@@ -57,11 +58,43 @@ def press_pin(factory: Any, pin: int) -> None:
     p.drive_high()
 
 
-def keyboard(stream: IO[str], factory: Any, pins: dict[str, int], players: int, stop: threading.Event,
-             say: Callable[[str], None], before_player: Callable[[], str | None] | None = None) -> None:
+class MockPresses:
+    """The table's buttons pressed by name on gpiozero's mock pins, from the keyboard or from
+    the page's buttons (`companion run --mock`): each press drives its pin low and high, so it
+    goes the way a real one goes (the panel, the table's thread, the log, the page).
+    ``before_player``: called with the button's name before a player's press (the step folder's
+    advance); what it returns is said. Thread-safe: the keyboard's thread and the page's
+    requests press alike, one press at a time."""
+
+    def __init__(self, factory: Any, pins: dict[str, int], players: int,
+                 before_player: Callable[[str], str | None] | None = None,
+                 say: Callable[[str], None] = lambda line: None) -> None:
+        self.factory, self.players, self.before_player, self.say = factory, players, before_player, say
+        self.pins = {name: pin for name, pin in pins.items()
+                     if name in ("pause", "roll") or (name.startswith("player") and int(name[6:]) <= players)}
+        self._lock = threading.Lock()
+
+    @property
+    def buttons(self) -> list[str]:
+        """The buttons there are, players first: ``player1`` ..., ``pause``, ``roll``."""
+        return sorted(self.pins, key=lambda n: (not n.startswith("player"), n))
+
+    def press(self, name: str) -> None:
+        if name not in self.pins:
+            raise ValueError(f"no {name!r} button here ({', '.join(self.buttons)})")
+        with self._lock:
+            if name.startswith("player") and self.before_player is not None:
+                shown = self.before_player(name)
+                if shown:
+                    self.say(f"camera: {shown}")
+            press_pin(self.factory, self.pins[name])
+
+
+def keyboard(stream: IO[str], presses: MockPresses, stop: threading.Event,
+             say: Callable[[str], None]) -> None:
     """Presses from the lines of ``stream`` until ``q`` (which stops the table), its end (which
-    does not: the page and the pins go on), or ``stop``. ``before_player``: called before a
-    player's press (the step folder's advance); what it returns is said."""
+    does not: the page and the pins go on), or ``stop``."""
+    players = presses.players
     say(f"keys: 1-{players} a player's button, p pause, r roll, q stop")
     for line in stream:
         if stop.is_set():
@@ -71,12 +104,8 @@ def keyboard(stream: IO[str], factory: Any, pins: dict[str, int], players: int, 
             stop.set()
             return
         name = name_of(key, players)
-        if name is None or name not in pins:
+        if name is None or name not in presses.pins:
             if key:
                 say(f"companion: {key!r} is no key here (1-{players}, p, r, q)")
             continue
-        if name.startswith("player") and before_player is not None:
-            shown = before_player()
-            if shown:
-                say(f"camera: {shown}")
-        press_pin(factory, pins[name])
+        presses.press(name)

@@ -39,7 +39,8 @@ def truth_analyser(frame: TruthFrame) -> tuple[BoardReading, Seen]:
 
 
 def reading_of_board(board: Board) -> BoardReading:
-    """A board as a sure reading: blanks face up (``?``), every tile upright."""
+    """A board as a sure reading: blanks face up (``?``), each tile turned and of the set its
+    :class:`Tile` says (upright and of no set unless a game gives them meaning: Scrabble House)."""
     n, m = board.layout.rows, board.layout.cols
     cells = []
     for r in range(n):
@@ -48,7 +49,8 @@ def reading_of_board(board: Board) -> BoardReading:
             if tile is None:
                 cells.append(CellReading(r, c))
             else:
-                cells.append(CellReading(r, c, "tile", letter=BLANK_FACE if tile.blank else tile.letter, rotation=0))
+                cells.append(CellReading(r, c, "tile", letter=BLANK_FACE if tile.blank else tile.letter,
+                                         rotation=tile.rotation, set=tile.set))
     return BoardReading(n, m, ((0.0, 0.0),) * 4, tuple(cells))
 
 
@@ -70,7 +72,7 @@ class TruthCamera:
 
     def read(self) -> TruthFrame:
         r = reading_of_board(self.board)
-        cells = tuple(CellReading(c.row, c.col, c.kind, c.letter, c.rotation, confidence=UNSURE)
+        cells = tuple(CellReading(c.row, c.col, c.kind, c.letter, c.rotation, set=c.set, confidence=UNSURE)
                       if (c.row, c.col) in self.unsure else c for c in r.cells)
         return TruthFrame(BoardReading(r.rows, r.cols, r.corners, cells))
 

@@ -734,7 +734,13 @@ class TableSession(LoggedGame, ClassicSession):
         if not getattr(self, "computers", None):
             return super()._apply(fold, entry)
         self._top_up(fold, entry.seq - 1)
+        racks, rows = {seat: "".join(rack) for seat, rack in fold.racks.items()}, len(fold.history)
         verdicts = super()._apply(fold, entry)
+        for row in fold.history[rows:]:
+            # A computer seat's rack is known: the GCG writes all of it before its turn, not
+            # only the tiles it played (the people's racks are private).
+            if row["player"] in racks and row["kind"] in ("play", "exchange", "pass"):
+                row["rack"] = racks[row["player"]]
         event = entry.event
         action = event.action if isinstance(event, Acted) else None
         for v in verdicts:

@@ -108,6 +108,9 @@ max_clients = 64     # live streams at most; more pages poll
 # journal) and on the page of a browser on the Pi itself. A fixed PIN survives restarts: set it
 # with `sudo companion config pin`, which writes its salted hash here.
 pin_hash = ""
+# Buttons for the clock, pause and roll on the page: always there with `companion run --mock`
+# (no real buttons); on real pins only when true (then anyone with the page can press them).
+page_buttons = false
 
 # A venue with many tables (docs/venue.md): this table publishes its games to the venue's MQTT
 # broker. Without a [venue] table nothing is published.
@@ -184,6 +187,7 @@ class WebConfig:
     port: int = 8080
     max_clients: int = 64
     pin_hash: str = ""  # "": a new PIN at each start
+    page_buttons: bool = False  # the page's buttons on real pins too (with --mock always)
 
 
 @dataclass(frozen=True)
@@ -283,7 +287,7 @@ def parse_config(text: str, name: str = "config") -> Config:
     if (not isinstance(colours, list) or len(colours) != 2 or not all(isinstance(c, str) and c.strip() for c in colours)
             or colours[0].strip() == colours[1].strip()):
         raise ConfigError(f"{name}: game.colours: two different set names, board 1's then board 2's")
-    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients", "pin_hash"}))
+    web = _web(r, r.table(doc, "web", {"host", "port", "max_clients", "pin_hash", "page_buttons"}))
     names = game.get("names")
     if names is not None:
         if (not isinstance(names, list) or len(names) != players
@@ -382,7 +386,7 @@ def _web(r: _Reader, t: dict) -> WebConfig:
         if not is_pin_hash(pin_hash):
             raise r.fail("web.pin_hash", "not a PIN hash written by `companion config pin` (\"\": a new PIN at each start)")
     return WebConfig(host, r.integer(t, "web.port", 8080, 0, 65535), r.integer(t, "web.max_clients", 64, 1, 1000),
-                     pin_hash)
+                     pin_hash, r.boolean(t, "web.page_buttons", False))
 
 
 def _stages(r: _Reader, stages: Any) -> tuple[Stage, ...]:

@@ -117,7 +117,8 @@ class HouseSession(LoggedGame):
         """One board's game as GCG (a GCG file holds one board): its two players, every play
         at its square with the tiles played as the rack, passes, and each explosion as a note
         after the play that set it off (GCG has no event that takes tiles off the board).
-        House scores no points: every event is +0; the tiles each player owns are in the notes."""
+        House scores no points: every event is +0; the tiles each player owns are in the notes,
+        and the match's result (a win, a flag fall, a challenge) in the last event's."""
         if board not in (0, 1):
             raise ActionError("board: 1 or 2 (Scrabble House has two boards)", 404)
         seats = [p for p in range(4) if house.board_of(p) == board]
@@ -137,6 +138,13 @@ class HouseSession(LoggedGame):
                 turned = " ".join(format_square(tuple(s)) for s in row["turned"])  # type: ignore[arg-type]
                 note = f"{row['what']}; taken off: {squares or 'none'}; turned: {turned or 'none'}"
                 events[-1] = replace(events[-1], notes=events[-1].notes + (note,))
+        ended: tuple[str, ...] = ()
+        if self.state.over:
+            # The match's end in both boards' records, as the classic game's last event says it.
+            team = " and ".join(self.state.names[p] for p in range(4) if house.team_of(p) == self.state.winner)
+            ended = (f"Result: {team} win ({self.state.reason})",)
+            if events:
+                events[-1], ended = replace(events[-1], notes=events[-1].notes + ended), ()
         b = self.state.boards[board]
         own = ", ".join(f"{self.state.names[p]} {self.state.own_count(p)}" for p in seats)
         record = GameRecord(
@@ -144,7 +152,7 @@ class HouseSession(LoggedGame):
             events=with_racks(tuple(events)),
             title=f"Scrabble House at the companion's table ({self.game_id}), board {board + 1} ({b.colour})",
             tile_set="en",
-            notes=(f"own tiles: {own}",) if own else (),
+            notes=((f"own tiles: {own}",) if own else ()) + ended,
             incomplete=None if self.state.over else "",
         )
         return write_gcg(record)

@@ -32,6 +32,8 @@ Endpoints (also in the README):
                                page (on their turn, within their score); no PIN, as a tap on the game's screen
     POST /api/redraw           {player: 0}: the stacking game's redraw (5 points, the turn over) from that
                                player's own page, on their turn; no PIN
+    POST /api/press            {button: "player1" | ... | "pause" | "roll"}: a press of that button where
+                               the table has page buttons (mock pins, or [web] page_buttons); no PIN
     POST /api/admin/resign     {player: 0}: that player resigns, the game ends
     POST /api/admin/adjourn    the game stops for now (clock paused, kept in the log); resume goes on
     GET  /game.gcg             the game so far as GCG
@@ -49,7 +51,7 @@ import queue
 import socket
 import zlib
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 import segno
 from flask import Flask, Response, g, jsonify, render_template, request
@@ -84,8 +86,17 @@ def _loopback(address: str | None) -> bool:
         return False
 
 
+class Presses(Protocol):
+    """The table's buttons pressed from the page (`companion run --mock`'s mock pins)."""
+
+    buttons: Any  # the names: player1 ..., pause, roll
+
+    def press(self, name: str) -> None: ...
+
+
 def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = None,
-               camera_view: Callable[[int], bytes | None] | None = None) -> Flask:
+               camera_view: Callable[[int], bytes | None] | None = None,
+               presses: Presses | None = None) -> Flask:
     config = config or WebConfig()
     auth = auth or Auth()
     app = Flask(__name__)
@@ -263,9 +274,10 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
             g.set_session = s.id
         # A browser on the device itself (the organiser at the table) is shown the day's PIN:
         # the socket's own peer, which no request header can forge (nothing proxies this server).
+        more: dict[str, Any] = {"buttons": list(presses.buttons)} if presses is not None else {}
         if auth.pin is not None and _loopback(request.remote_addr):
-            return jsonify(admin=s.admin, csrf=s.csrf, device_pin=auth.pin)
-        return jsonify(admin=s.admin, csrf=s.csrf)
+            more["device_pin"] = auth.pin
+        return jsonify(admin=s.admin, csrf=s.csrf, **more)
 
     @app.post("/api/login")
     def login() -> Response:
@@ -400,6 +412,23 @@ def create_app(hub: Hub, config: WebConfig | None = None, auth: Auth | None = No
         return admin_action({"player"},
                             lambda session, now, d: offered(session, "redraw_for", "redraw")(now, d.get("player")),
                             admin=False)
+
+    @app.post("/api/press")
+    def press() -> Response:
+        """A button of the table pressed from the page: as a press of it at the table, so no PIN."""
+        if presses is None:
+            return error(404, "this table's buttons are pressed at the table (page buttons: `companion run --mock`, "
+                              "or [web] page_buttons = true)")
+        data = body()
+        unknown = sorted(set(data) - {"button"})
+        if unknown:
+            return error(400, f"unknown field {unknown[0]!r} (known: button)")
+        names = list(presses.buttons)
+        button = data.get("button")
+        if not isinstance(button, str) or button not in names:
+            return error(400, f"button: one of {', '.join(names)}")
+        presses.press(button)
+        return jsonify(ok=True)
 
     @app.post("/api/admin/resign")
     def resign() -> Response:

@@ -12,6 +12,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from companion.core.errors import CONFIG_EXIT
@@ -85,29 +87,15 @@ def _get_state(out_lines: list[str], proc: subprocess.Popen) -> dict:
         return json.loads(r.read())
 
 
-def _served_twice(config: Path, tmp_path: Path) -> list[tuple[list[str], dict]]:
-    """`companion run` started, its page's state read, stopped with SIGTERM; twice on one data
-    folder (the second run resumes the first's game). Each run's printed lines and state."""
+def _env(tmp_path: Path) -> dict[str, str]:
+    """`companion run`'s environment in a test: its data folder in ``tmp_path``, no systemd."""
     env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path / "data")}
     env.pop("NOTIFY_SOCKET", None)
-    runs = []
-    for _ in range(2):
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--config", str(config)],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            lines: list[str] = []
-            state = _get_state(lines, proc)
-            proc.send_signal(signal.SIGTERM)
-            _out, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-            proc.wait()
-        assert proc.returncode == 0 and "Traceback" not in err, err
-        runs.append((lines, state))
-    return runs
+    return env
 
 
-def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path):
+def _photos(tmp_path: Path, names: list[str]) -> Path:
+    """A folder of the renderer's photos of a board, one a name."""
     import cv2
 
     from companion.sim.camera import SyntheticSource
@@ -115,8 +103,41 @@ def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path
     photos = tmp_path / "photos"
     photos.mkdir()
     with SyntheticSource(seed=3) as source:
-        for i in range(2):
-            cv2.imwrite(str(photos / f"board-{i}.png"), source.read().image)
+        for name in names:
+            cv2.imwrite(str(photos / name), source.read().image)
+    return photos
+
+
+@contextmanager
+def _running(config: Path, tmp_path: Path, *flags: str) -> Iterator[tuple[subprocess.Popen, list[str], dict]]:
+    """`companion run --mock FLAGS` on ``config`` while the block runs: the process, the lines it
+    printed (the block may read more) and its page's first state; then stopped with SIGTERM, and
+    it must end cleanly."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", *flags, "--config", str(config)],
+                            env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines: list[str] = []
+        yield proc, lines, _get_state(lines, proc)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def _served_twice(config: Path, tmp_path: Path) -> list[tuple[list[str], dict]]:
+    """`companion run` started, its page's state read, stopped with SIGTERM; twice on one data
+    folder (the second run resumes the first's game). Each run's printed lines and state."""
+    runs = []
+    for _ in range(2):
+        with _running(config, tmp_path) as (_proc, lines, state):
+            runs.append((lines, state))
+    return runs
+
+
+def test_run_serves_the_table_from_a_folder_camera_and_resumes_its_game(tmp_path):
+    photos = _photos(tmp_path, ["board-0.png", "board-1.png"])
     config = tmp_path / "config.toml"
     config.write_text(f'[camera]\nsource = "folder"\nfolder = "{photos}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
                       '[clock]\nstages = [{ minutes = 10, increment_seconds = 5 }]\novertime = false\n'
@@ -202,3 +223,47 @@ def test_run_with_a_time_control_the_table_does_not_play_is_one_line(tmp_path):
     # a stopwatch is the solo dungeon's, not a classic table's.
     config, err = _bad(tmp_path, TABLE + "[clock]\nkind = \"stopwatch\"\n")
     assert err.startswith(f"companion: {config}: clock.kind: a stopwatch is for one player"), err
+
+
+def test_run_mock_takes_presses_from_the_page_and_steps_the_folder_camera(tmp_path):
+    """`companion run --mock --step` as a person plays by hand: the page's buttons press the mock
+    pins, and the folder camera shows its next photo at each player's press."""
+    import http.cookiejar
+    from urllib.error import HTTPError
+
+    photos = _photos(tmp_path, ["move1.png", "move2.png"])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "folder"\nfolder = "{photos}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[game]\nnames = ["Ann", "Ben"]\n')
+    with _running(config, tmp_path, "--step") as (proc, lines, state):
+        port = next(int(m.group(1)) for line in lines if (m := re.search(r"localhost:(\d+)/", line)))
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        base = f"http://127.0.0.1:{port}"
+        with opener.open(f"{base}/api/session", timeout=10) as r:
+            session = json.loads(r.read())
+        assert session["buttons"] == ["player1", "player2", "pause", "roll"]
+
+        def press(button: str) -> None:
+            request = urllib.request.Request(f"{base}/api/press", data=json.dumps({"button": button}).encode(),
+                                             headers={"Content-Type": "application/json",
+                                                      "X-CSRF-Token": session["csrf"]}, method="POST")
+            with opener.open(request, timeout=10) as r:
+                assert json.loads(r.read()) == {"ok": True}
+
+        def said(text: str) -> None:
+            deadline = time.monotonic() + 60
+            while not any(text in line for line in lines):
+                assert time.monotonic() < deadline and proc.poll() is None, lines
+                lines.append(proc.stdout.readline())
+
+        to_move = state["game"]["to_move"]
+        press(f"player{2 - to_move}")  # the other player's button starts the clock
+        said("camera: move1.png")
+        said(f"press player{2 - to_move} at ")
+        press("pause")
+        said("pause: paused")
+        try:
+            press("player9")
+            raise AssertionError("player9 was pressed")
+        except HTTPError as exc:
+            assert exc.code == 400 and "button: one of player1, player2, pause, roll" in exc.read().decode()

@@ -12,7 +12,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.clock.gpio import Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
-from companion.sim.presses import StepFolder, keyboard
+from companion.sim.presses import MockPresses, StepFolder, keyboard
 
 
 def test_keys_press_the_mock_pins_and_the_folder_steps_one_photo_a_press(tmp_path):
@@ -26,14 +26,15 @@ def test_keys_press_the_mock_pins_and_the_folder_steps_one_photo_a_press(tmp_pat
     said: list[str] = []
     stop = threading.Event()
     try:
-        keyboard(io.StringIO("1\n2\nx\n9\np\n2\n2\nq\n1\n"), factory, pins.named(), 2, stop, said.append,
-                 camera.advance)
-        presses = []
+        presses = MockPresses(factory, pins.named(), 2, lambda name: camera.advance(), said.append)
+        assert presses.buttons == ["player1", "player2", "pause", "roll"]
+        keyboard(io.StringIO("1\n2\nx\n9\np\n2\n2\nq\n1\n"), presses, stop, said.append)
+        pressed = []
         while not panel.presses.empty():
-            presses.append(panel.presses.get()[0])
+            pressed.append(panel.presses.get()[0])
     finally:
         panel.close()
-    assert presses == ["player1", "player2", "pause", "player2", "player2"]  # nothing after q
+    assert pressed == ["player1", "player2", "pause", "player2", "player2"]  # nothing after q
     assert stop.is_set()
     assert [line for line in said if line.startswith("camera:")] == [
         "camera: move1.png", "camera: move2.png", "camera: move3.png", "camera: move3.png"]

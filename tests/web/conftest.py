@@ -93,6 +93,28 @@ def browser():  # type: ignore[no-untyped-def]
         b.close()
 
 
+@pytest.fixture
+def phone(browser):  # type: ignore[no-untyped-def]
+    """Opens the page at a phone's viewport; at the end, no script error may have been seen."""
+    opened: list[tuple[object, list[str]]] = []
+
+    def open_page(url: str):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        opened.append((context, errors))
+        page.goto(url)
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        page.wait_for_selector("#live.ok")
+        return page
+
+    yield open_page
+    for context, errors in opened:
+        context.close()  # type: ignore[attr-defined]
+        assert not errors, errors
+
+
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"web-{name}.png"), full_page=True)

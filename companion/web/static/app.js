@@ -106,6 +106,7 @@ function render(next) {
   drawBoardText();
   drawPool();
   drawReview();
+  drawPresses();
   announceNewest();
   document.body.dataset.version = String(doc.version);
 }
@@ -710,6 +711,44 @@ function drawRacks() {
   }
 }
 
+// The table's buttons on the page, where it has no real ones (`companion run --mock`): a tap or
+// a key presses the button as a hand would (the server drives its pin).
+let pressButtons = [];
+let pressesShown = "";
+function pressLabel(name) {
+  if (name === "pause") return "Pause";
+  if (name === "roll") return "Roll the dice";
+  const i = Number(name.slice("player".length)) - 1;
+  const p = doc && doc.players && doc.players[i];
+  return `${p ? p.name : "Player " + (i + 1)}'s clock`;
+}
+function drawPresses() {
+  $("presses").hidden = !pressButtons.length;
+  const key = pressButtons.map(pressLabel).join("|");
+  if (key === pressesShown) return;
+  pressesShown = key;
+  const box = $("press-buttons");
+  box.replaceChildren();
+  for (const name of pressButtons) {
+    const b = el("button", { type: "button", "data-press": name }, pressLabel(name));
+    b.addEventListener("click", () => pressButton(name));
+    box.append(b);
+  }
+}
+function pressButton(name) {
+  return playerAction("/api/press", { button: name }, "press-msg", `Pressed: ${pressLabel(name)}.`);
+}
+const PRESS_KEYS = { p: "pause", r: "roll" };
+document.addEventListener("keydown", (e) => {
+  if (!pressButtons.length || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.target.closest && e.target.closest("input, textarea, select")) return;
+  const name = /^[1-4]$/.test(e.key) ? `player${e.key}` : PRESS_KEYS[e.key.toLowerCase()];
+  if (name && pressButtons.includes(name)) {
+    e.preventDefault();
+    pressButton(name);
+  }
+});
+
 async function playerAction(path, data, msg, done) {
   const m = $(msg);
   try {
@@ -1118,6 +1157,8 @@ async function loadSession() {
   const s = await r.json();
   csrf = s.csrf;
   setAdmin(s.admin);
+  pressButtons = document.body.classList.contains("tv") ? [] : s.buttons || [];  // not on the venue's screen
+  drawPresses();
   // Only a browser on the device itself is told the PIN (the organiser at the table).
   const shown = $("device-pin");
   shown.hidden = !s.device_pin;
