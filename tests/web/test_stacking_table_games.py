@@ -33,7 +33,6 @@ from companion.rules.stacking_record import rescore_stacking
 from companion.sim.stackingdemo import StackWorld
 from companion.table.stacking import StackingSession
 from tests.web.conftest import PIN, open_organiser
-from tests.web import test_table_games as table_games
 from tests.web.sim_table import SimTable
 from tests.web.test_browser import shot
 
@@ -116,10 +115,6 @@ class StackTable(SimTable):
         self.press(player, think_ms=20_000)
         asked = self.call(lambda s, now: list(s.questions))
         assert not asked, asked  # the reader read the board right and the rules took the play
-
-
-# A page at a phone's viewport in a context of its own (its own session); no script error.
-phone = table_games.phone
 
 
 def organiser(phone, url: str):  # type: ignore[no-untyped-def]
