@@ -22,13 +22,8 @@ import numpy as np
 
 from companion.core.board import layout_for_grid
 from companion.core.tiles import get_tileset
-from companion.vision.cells import (
-    CELL_PX,
-    MARGIN,
-    learn_alphabet,
-    learn_backs,
-    learn_empty,
-)
+from companion.vision.backs import learn_backs
+from companion.vision.cells import CELL_PX, MARGIN, learn_alphabet, learn_empty
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 
