@@ -23,7 +23,8 @@ import numpy as np
 from companion.core.board import layout_for_grid
 from companion.core.tiles import get_tileset
 from companion.vision.backs import learn_backs
-from companion.vision.cells import CELL_PX, MARGIN, learn_alphabet, learn_empty
+from companion.vision.alphabet import learn_faces
+from companion.vision.cells import CELL_PX, MARGIN, learn_empty
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 
@@ -66,8 +67,8 @@ def calibrate_alphabet(
     tiles = get_tileset(tileset or base.tileset)
     location = _locate(image, base, grid)
     top_down = rectify(image, location, CELL_PX, MARGIN)
-    learned = learn_alphabet(top_down, CELL_PX, MARGIN, tiles, layout_for_grid(grid))
-    new = {k: learned.arrays[k] for k in LETTER_ARRAYS}
+    arrays, rgb = learn_faces(top_down, tiles, layout_for_grid(grid), base)
+    new = {k: arrays[k] for k in LETTER_ARRAYS}
     n = len(new["letter_codes"])
     new_sets = np.full(n, set_name)
     if all(k in base.arrays for k in LETTER_ARRAYS) and "letter_sets" in base.arrays:
@@ -75,11 +76,11 @@ def calibrate_alphabet(
         for k in LETTER_ARRAYS:
             new[k] = np.concatenate([base.arrays[k][keep], new[k]])
         new_sets = np.concatenate([base.arrays["letter_sets"][keep], new_sets])
-    sets = tuple(s for s in base.sets if s.name != set_name) + (TileSetColour(set_name, learned.rgb),)
+    sets = tuple(s for s in base.sets if s.name != set_name) + (TileSetColour(set_name, rgb),)
     profile = replace(
         base, tileset=tiles.name, grid=grid, sets=sets, notes={**base.notes, f"alphabet:{set_name}": source}
     ).with_arrays(**new, letter_sets=new_sets.astype(str))
-    return profile, learned.rgb
+    return profile, rgb
 
 
 def calibrate_backs(
