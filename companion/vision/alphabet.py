@@ -4,7 +4,12 @@ The contract's layout: every letter of the tile set once, face up and upright, i
 set's alphabetical order (the order its file lists them: A Ą B C Ć ... for Polish, A ... Z Ä
 Ö Ü for German) from the top-left square, left to right, wrapping after the last column,
 then one blank tile. The layout is the contract: the reader does not search for letters
-elsewhere, but it checks what it sees and names the first square that breaks the layout.
+elsewhere, but it checks what it sees and names the first square that breaks the layout (a
+letter out of order, a lettered tile past the layout's end). A tile the reader does not tell
+from the board (white faces on a cream board, a face washed out under a lamp) is a letter
+learned without the user's sample, not a refusal: the network reads it as it reads any
+stranger's letter. The empty board's look (``empty_bgr`` of the table's profile) is what
+squares are told from.
 
 What the profile keeps (arrays): ``letter_glyphs`` (N, 24, 24) uint8, the normalised letter
 pictures (0 body .. 255 ink) of the user's tiles, each with a few small variations (shift,
@@ -21,7 +26,6 @@ import numpy as np
 from companion.core.board import Layout
 from companion.core.tiles import BLANK, TileSet
 from companion.core.errors import CompanionError
-from companion.vision.backs import EMPTY_FIT
 from companion.vision.cells import _TILE_RADIUS, CELL_PX, MARGIN, Reading, colour_distance, read_board_cells, to_lab
 from companion.vision.face import GLYPH_PX
 from companion.vision.letters import glyph_features, load_model, softmax
@@ -123,10 +127,6 @@ def _learn(
         r, c = divmod(i, layout.cols)
         cell = found.cells[i]  # row-major: square i is the i-th tile of the layout
         where = f"square ({r}, {c}) (row {r + 1}, column {c + 1})"
-        if want != BLANK and cell.kind == "empty" and cell.confidence >= 0.5 and found.evidence.d_empty[r, c] < EMPTY_FIT:
-            # The board's own look, surely: the user left the letter out. (A blank left out
-            # teaches nothing wrong; a face the reader misses looks unlike the empty board.)
-            raise CompanionError(f"alphabet layout: {where} should hold {want!r} but looks empty")
         ink = found.inks.get((r, c))
         if want == BLANK:
             if ink is not None and ink.glyph is not None and cell.kind == "tile" and cell.letter not in (None, BLANK):
@@ -182,8 +182,9 @@ class _FaceColour:
         faces = [divmod(i, cols) for i in range(count) if found.cells[i].kind == "tile"]
         if len(faces) * 2 < count:
             raise CompanionError(
-                f"alphabet layout: only {len(faces)} of its {count} tiles are seen: lay the set's letters in "
-                "order from the top-left square, then a blank, and take the photo from above the board"
+                f"alphabet layout: only {len(faces)} of its {count} tiles are told from the board: check the "
+                "layout (the set's letters in order from the top-left square, then a blank) and the light, and "
+                "take the photo again"
             )
         self.face = np.median(np.array([self.lab[rc] for rc in faces]), axis=0)
         bodies = [found.cells[r * cols + c].rgb for r, c in faces if found.cells[r * cols + c].rgb is not None]
