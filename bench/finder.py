@@ -35,7 +35,8 @@ def corner_error(found: np.ndarray, exact: np.ndarray, n: int) -> float:
     """The largest distance (squares) of a found corner from its true one, the corners matched
     in the order that fits best (orientation is judged elsewhere)."""
     cell = float(np.mean(np.linalg.norm(np.roll(exact, -1, axis=0) - exact, axis=1))) / n
-    return min(float(np.linalg.norm(np.roll(found, r, axis=0) - exact, axis=1).max()) for r in range(4)) / cell
+    worst = [float(np.linalg.norm(np.roll(found, r, axis=0) - exact, axis=1).max()) for r in range(4)]
+    return min(worst) / cell
 
 
 def _summary(errors: list[float | None], times: list[float]) -> dict[str, Any]:
@@ -62,7 +63,8 @@ def stranger(n: int = SCENES, seed0: int = SEED) -> dict[str, Any]:
         rng = np.random.default_rng(seed)
         phone = bool(rng.random() < 0.5)
         spec = stranger_scene(rng, phone=phone)
-        for what, scene in (("scene", render(spec, seed)), ("empty", render(replace(spec, content={}), seed, frame=1))):
+        photos = (("scene", render(spec, seed)), ("empty", render(replace(spec, content={}), seed, frame=1)))
+        for what, scene in photos:
             g = spec.grid
             exact = scene.to_image(np.array([[0, 0], [g, 0], [g, g], [0, g]], float))
             errors, times = cases.setdefault(f"{'phone' if phone else 'overhead'}_{what}", ([], []))
@@ -74,7 +76,8 @@ def stranger(n: int = SCENES, seed0: int = SEED) -> dict[str, Any]:
             times.append((time.perf_counter() - started) * 1000)
             errors.append(err)
             if err is None or err > OFF:
-                misses.append(f"{seed} {what} ({spec.photo.table}): " + ("not found" if err is None else f"{err:.2f} squares off"))
+                miss = "not found" if err is None else f"{err:.2f} squares off"
+                misses.append(f"{seed} {what} ({spec.photo.table}): {miss}")
     out: dict[str, Any] = {k: _summary(*v) for k, v in sorted(cases.items())}
     out["missed"] = misses
     return out

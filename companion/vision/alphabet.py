@@ -26,7 +26,15 @@ import numpy as np
 from companion.core.board import Layout
 from companion.core.tiles import BLANK, TileSet
 from companion.core.errors import CompanionError
-from companion.vision.cells import _TILE_RADIUS, CELL_PX, MARGIN, Reading, colour_distance, read_board_cells, to_lab
+from companion.vision.cells import (
+    _TILE_RADIUS,
+    CELL_PX,
+    MARGIN,
+    Reading,
+    colour_distance,
+    read_board_cells,
+    to_lab,
+)
 from companion.vision.face import GLYPH_PX
 from companion.vision.letters import glyph_features, load_model, softmax
 from companion.vision.profile import Profile
@@ -96,7 +104,8 @@ def _empty_only(profile: Profile | None) -> Profile | None:
     set's letters or colours would make this set's faces that set's."""
     if profile is None or "empty_bgr" not in profile.arrays:
         return None
-    return Profile(tileset=profile.tileset, grid=profile.grid, arrays={"empty_bgr": profile.arrays["empty_bgr"]})
+    empty = {"empty_bgr": profile.arrays["empty_bgr"]}
+    return Profile(tileset=profile.tileset, grid=profile.grid, arrays=empty)
 
 
 def _learn(
@@ -129,7 +138,8 @@ def _learn(
         where = f"square ({r}, {c}) (row {r + 1}, column {c + 1})"
         ink = found.inks.get((r, c))
         if want == BLANK:
-            if ink is not None and ink.glyph is not None and cell.kind == "tile" and cell.letter not in (None, BLANK):
+            lettered = ink is not None and ink.glyph is not None
+            if lettered and cell.kind == "tile" and cell.letter not in (None, BLANK):
                 raise CompanionError(f"alphabet layout: {where} should hold the blank but shows a letter")
             continue
         if cell.kind == "empty" or ink is None or ink.glyph is None:
@@ -153,7 +163,8 @@ def _learn(
     # is a photo to take again.
     if len(unseen) * 2 > len(letters):
         raise CompanionError(
-            f"alphabet layout: the tiles {' '.join(unseen[:6])}{' ...' if len(unseen) > 6 else ''} or their letters "
+            f"alphabet layout: the tiles {' '.join(unseen[:6])}{' ...' if len(unseen) > 6 else ''} "
+            "or their letters "
             "are not seen: lay the set's letters in order from the top-left square and take the photo again, "
             "the board evenly lit and in focus"
         )
@@ -182,15 +193,15 @@ class _FaceColour:
         faces = [divmod(i, cols) for i in range(count) if found.cells[i].kind == "tile"]
         if len(faces) * 2 < count:
             raise CompanionError(
-                f"alphabet layout: only {len(faces)} of its {count} tiles are told from the board: check the "
-                "layout (the set's letters in order from the top-left square, then a blank) and the light, and "
-                "take the photo again"
+                f"alphabet layout: only {len(faces)} of its {count} tiles are told from the board: check "
+                "the layout (the set's letters in order from the top-left square, then a blank) and the "
+                "light, and take the photo again"
             )
         self.face = np.median(np.array([self.lab[rc] for rc in faces]), axis=0)
-        bodies = [found.cells[r * cols + c].rgb for r, c in faces if found.cells[r * cols + c].rgb is not None]
-        self.rgb: tuple[int, int, int] = (
-            tuple(int(round(float(np.median([f[k] for f in bodies])))) for k in range(3)) if bodies else (0, 0, 0)
-        )  # type: ignore[assignment]
+        seen = [found.cells[r * cols + c].rgb for r, c in faces]
+        bodies = [rgb for rgb in seen if rgb is not None]
+        median = [int(round(float(np.median([f[k] for f in bodies])))) for k in range(3)] if bodies else [0] * 3
+        self.rgb: tuple[int, int, int] = (median[0], median[1], median[2])
 
     def holds(self, r: int, c: int) -> bool:
         """Whether square (r, c) shows the set's face colour rather than its empty look."""

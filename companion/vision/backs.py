@@ -77,8 +77,8 @@ def learn_backs(
         raise CompanionError(
             f"square {_names(empty)} looks empty: lay a tile face down on it"
             if len(empty) == 1
-            else f"squares {_names(empty)} look empty: lay the set's tiles face down on them (if they lie there, "
-            "these backs look like the board: read without calibrating them)"
+            else f"squares {_names(empty)} look empty: lay the set's tiles face down on them "
+            "(if they lie there, these backs look like the board: read without calibrating them)"
         )
     seen = np.median(colours[~empty_like], axis=0)
     # Like the backs: within a tile body's radius of a square that does not look empty (the

@@ -90,8 +90,10 @@ def calibrate_alphabet(
         # the set stays without a colour, its tiles read as of no set named, as without a
         # profile (never as empty).
         where = ", ".join(f"({r}, {c})" for r, c in misread[:4])
-        note = f"{source}: letters learned; colour {rgb} not kept, it is the board's own at {where}"
-        return replace(_without_set(profile, set_name), notes={**profile.notes, f"alphabet:{set_name}": note}), None
+        note = (f"{source}: letters learned; colour {rgb} not kept, the reader would take the board's own "
+                f"squares of that colour for its tiles at {where}")
+        notes = {**profile.notes, f"alphabet:{set_name}": note}
+        return replace(_without_set(profile, set_name), notes=notes), None
     return profile, rgb
 
 
@@ -146,7 +148,8 @@ def calibrate_backs(
         # reader would take those empty squares for backs. Reading is never to be made worse
         # by a profile: the set's backs stay unknown, read as without this step.
         where = ", ".join(f"({r}, {c})" for r, c in misread[:4])
-        note = f"{source}: not learned, its colour {rgb} is the board's own at {where}"
+        note = (f"{source}: not learned, the reader would take the board's own squares of their colour {rgb} "
+                f"for backs at {where}")
         return replace(base, notes={**base.notes, f"backs:{set_name}": note}), None
     return profile, rgb
 

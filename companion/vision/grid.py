@@ -242,7 +242,9 @@ def _project_corners(h: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return np.column_stack((x, y))
 
 
-def _attempts(image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False) -> Iterator["_Found | None"]:
+def _attempts(
+    image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False
+) -> Iterator["_Found | None"]:
     """Coarse guesses on a copy ``coarse_px`` across, each refined, its extent settled and
     judged, best guess first; a None where the usual guesses end and the wider search begins
     (see :func:`companion.vision.lines.coarse_lattices`)."""

@@ -326,7 +326,8 @@ def line_picture(gray: np.ndarray) -> np.ndarray:
     leaves only specks at its checks' corners."""
     k = max(3, 2 * round(HAT * max(gray.shape[:2]) / 2) + 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    hats = cv2.max(cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel), cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel))
+    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
+    hats = cv2.max(light, cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel))
     return cv2.normalize(hats, None, 0, 255, cv2.NORM_MINMAX)
 
 
