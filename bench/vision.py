@@ -427,6 +427,7 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
     views = {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")}
     not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
     refused: dict[int, list[str]] = {}
+    withheld: dict[int, list[str]] = {}  # steps whose colour the profile keeps out (calibration.newly_held)
     worse = []
     for i in range(n):
         seed = seed0 + i
@@ -437,6 +438,10 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
         profile, why = table_profile(spec, seed, phone)
         if why:
             refused[seed] = why
+        kept_out = [f"{k}: {v.split(': ', 1)[1]}" for k, v in profile.notes.items()
+                    if isinstance(v, str) and (" not kept" in v or ": not learned" in v)]
+        if kept_out:
+            withheld[seed] = kept_out
         wrong = {}
         for part, prof in (("no_profile", None), ("table_profile", profile)):
             # A set the profile does not name (its calibration refused) can only be read as a
@@ -464,6 +469,7 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
         res["by_view_square_error_pct"] = {v: views[v][part].result()["square_error_pct"] for v in views}
         out[part] = res
     out["calibration_refused"] = {str(k): v for k, v in refused.items()}
+    out["calibration_withheld"] = {str(k): v for k, v in withheld.items()}
     out["scenes_worse_with_the_profile"] = worse
     return out
 

@@ -57,12 +57,16 @@ def run(args: argparse.Namespace) -> int:
         row = grid // 2
         profile, rgb = calibrate_backs(image, base, args.image.name, args.set_name, [(row, c) for c in range(grid)],
                                        grid=grid)
-        said = f"the backs of set {args.set_name!r} learned, colour {rgb}"
+        said = (f"the backs of set {args.set_name!r} learned, colour {rgb}" if rgb is not None
+                else f"the backs of set {args.set_name!r} "
+                f"{profile.notes[f'backs:{args.set_name}'].split(': ', 1)[1]}; "
+                "the profile is otherwise unchanged")
     else:
         profile, rgb = calibrate_alphabet(
             image, base, args.image.name, args.set_name, tileset=args.tileset, grid=args.grid
         )
-        said = f"the letters and the blank of set {args.set_name!r} learned, colour {rgb}"
+        said = (f"the letters and the blank of set {args.set_name!r} learned, colour {rgb}" if rgb is not None
+                else f"set {args.set_name!r}: {profile.notes[f'alphabet:{args.set_name}'].split(': ', 1)[1]}")
     save_profile(profile, args.out)
     print(f"{args.out}: {said}")
     if args.overlay is not None:

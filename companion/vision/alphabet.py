@@ -4,7 +4,12 @@ The contract's layout: every letter of the tile set once, face up and upright, i
 set's alphabetical order (the order its file lists them: A Ą B C Ć ... for Polish, A ... Z Ä
 Ö Ü for German) from the top-left square, left to right, wrapping after the last column,
 then one blank tile. The layout is the contract: the reader does not search for letters
-elsewhere, but it checks what it sees and names the first square that breaks the layout.
+elsewhere, but it checks what it sees and names the first square that breaks the layout (a
+letter out of order, a lettered tile past the layout's end). A tile the reader does not tell
+from the board (white faces on a cream board, a face washed out under a lamp) is a letter
+learned without the user's sample, not a refusal: the network reads it as it reads any
+stranger's letter. The empty board's look (``empty_bgr`` of the table's profile) is what
+squares are told from.
 
 What the profile keeps (arrays): ``letter_glyphs`` (N, 24, 24) uint8, the normalised letter
 pictures (0 body .. 255 ink) of the user's tiles, each with a few small variations (shift,
@@ -21,9 +26,18 @@ import numpy as np
 from companion.core.board import Layout
 from companion.core.tiles import BLANK, TileSet
 from companion.core.errors import CompanionError
-from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.cells import (
+    _TILE_RADIUS,
+    CELL_PX,
+    MARGIN,
+    Reading,
+    colour_distance,
+    read_board_cells,
+    to_lab,
+)
 from companion.vision.face import GLYPH_PX
 from companion.vision.letters import glyph_features, load_model, softmax
+from companion.vision.profile import Profile
 
 
 def alphabet_order(tileset: TileSet) -> list[str]:
@@ -62,12 +76,36 @@ def learn_alphabet(
     margin: float = MARGIN,
     tileset: TileSet | None = None,
     layout: Layout | None = None,
+    empty: Profile | None = None,
 ) -> dict[str, np.ndarray]:
     """The user's letters from a photo of the alphabet layout (module doc), as profile arrays.
-    A square that breaks the layout (empty where a letter belongs, a letter where the blank
-    or nothing belongs, a letter the network is sure is another) is one CompanionError line.
-    (:func:`companion.vision.cells.learn_alphabet` adds the set's face colour.)"""
-    return _learn(rectified, cell_px, margin, tileset, layout)[0]
+    A square that breaks the layout (empty where a letter belongs, a letter where nothing
+    belongs, a letter the network is sure is another) is one CompanionError line.
+    ``empty``: the table's profile, whose empty board (``empty_bgr``) tells an empty square
+    from a face. (:func:`companion.vision.cells.learn_alphabet` adds the set's face colour.)"""
+    return _learn(rectified, cell_px, margin, tileset, layout, empty)[0]
+
+
+def learn_faces(
+    rectified: np.ndarray,
+    tileset: TileSet,
+    layout: Layout,
+    empty: Profile | None = None,
+    cell_px: int = CELL_PX,
+    margin: float = MARGIN,
+) -> tuple[dict[str, np.ndarray], tuple[int, int, int]]:
+    """:func:`learn_alphabet`'s arrays and the set's face colour (RGB), as calibration keeps
+    them."""
+    return _learn(rectified, cell_px, margin, tileset, layout, empty)
+
+
+def _empty_only(profile: Profile | None) -> Profile | None:
+    """What of a table's profile the alphabet is read with: its empty board alone. Another
+    set's letters or colours would make this set's faces that set's."""
+    if profile is None or "empty_bgr" not in profile.arrays:
+        return None
+    empty = {"empty_bgr": profile.arrays["empty_bgr"]}
+    return Profile(tileset=profile.tileset, grid=profile.grid, arrays=empty)
 
 
 def _learn(
@@ -76,6 +114,7 @@ def _learn(
     margin: float,
     tileset: TileSet | None,
     layout: Layout | None,
+    empty: Profile | None = None,
 ) -> tuple[dict[str, np.ndarray], tuple[int, int, int]]:
     from companion.core.board import STANDARD
     from companion.core.tiles import get_tileset
@@ -85,25 +124,32 @@ def _learn(
     order = alphabet_order(tileset)
     if len(order) > layout.rows * layout.cols:
         raise CompanionError(f"tile set {tileset.name} has more letters than the board has squares")
-    found = read_board_cells(rectified, cell_px, margin, layout, tileset)
+    found = read_board_cells(rectified, cell_px, margin, layout, tileset, _empty_only(empty))
+    face = _FaceColour(found, len(order))
     model = load_model()
     letters = [ch for ch in order if ch != BLANK]
     index = model.index(letters)
     pictures: list[np.ndarray] = []
     labels: list[str] = []
+    unseen: list[str] = []
     for i, want in enumerate(order):
         r, c = divmod(i, layout.cols)
         cell = found.cells[i]  # row-major: square i is the i-th tile of the layout
         where = f"square ({r}, {c}) (row {r + 1}, column {c + 1})"
-        if cell.kind == "empty":
-            raise CompanionError(f"alphabet layout: {where} should hold {want!r} but looks empty")
         ink = found.inks.get((r, c))
         if want == BLANK:
-            if ink is not None and ink.glyph is not None:
+            lettered = ink is not None and ink.glyph is not None
+            if lettered and cell.kind == "tile" and cell.letter not in (None, BLANK):
                 raise CompanionError(f"alphabet layout: {where} should hold the blank but shows a letter")
             continue
-        if ink is None or ink.glyph is None:
-            raise CompanionError(f"alphabet layout: {where} should hold {want!r} but no letter is seen there")
+        if cell.kind == "empty" or ink is None or ink.glyph is None:
+            # A face the reader takes for an empty square, or whose letter it does not make
+            # out (washed out under a lamp's spot, ink close to the face's colour): that letter
+            # is read without the user's sample. A tile left out is no harm in itself; one
+            # that moves the letters after it along is found by the letters it misplaces
+            # (below) or by a tile past the layout's end.
+            unseen.append(want)
+            continue
         # Upright by the layout's contract: the picture as it stands. A letter the network
         # is sure is another one means the tiles are out of order.
         p = softmax(model.logits(glyph_features(ink.glyph))[0][index])
@@ -113,11 +159,52 @@ def _learn(
         for v in variations(ink.glyph, seed=i):
             pictures.append(v)
             labels.append(want)
-    # Nothing past the layout: a tile there is a mistake in laying it out.
+    # Most letters are the user's own samples still when a few are missing; fewer than half
+    # is a photo to take again.
+    if len(unseen) * 2 > len(letters):
+        raise CompanionError(
+            f"alphabet layout: the tiles {' '.join(unseen[:6])}{' ...' if len(unseen) > 6 else ''} "
+            "or their letters "
+            "are not seen: lay the set's letters in order from the top-left square and take the photo again, "
+            "the board evenly lit and in focus"
+        )
+    # Nothing past the layout: a lettered tile there is a mistake in laying it out. (A
+    # premium square of the faces' colour is none: it shows no letter, and it matches its
+    # look on the empty board.)
     for i in range(len(order), layout.rows * layout.cols):
-        if found.cells[i].kind != "empty" and found.cells[i].confidence > 0.5:
-            r, c = divmod(i, layout.cols)
+        cell = found.cells[i]
+        r, c = divmod(i, layout.cols)
+        ink = found.inks.get((r, c))
+        if cell.kind == "tile" and cell.confidence > 0.5 and ink is not None and ink.glyph is not None \
+                and face.holds(r, c):
             raise CompanionError(f"alphabet layout: square ({r}, {c}) should be empty (the layout ends before it)")
-    faces = [found.cells[i].rgb for i in range(len(order)) if found.cells[i].rgb is not None]
-    rgb = tuple(int(round(float(np.median([f[k] for f in faces])))) for k in range(3)) if faces else (0, 0, 0)
-    return samples_to_arrays(pictures, labels), rgb  # type: ignore[return-value]
+    return samples_to_arrays(pictures, labels), face.rgb
+
+
+class _FaceColour:
+    """The colour of the set's faces in an alphabet photo: the median over the layout's squares
+    read as faces (most of them), under the photo's light as the reader takes it out."""
+
+    def __init__(self, found: Reading, count: int) -> None:
+        ev = found.evidence
+        rows, cols = ev.d_empty.shape
+        self.lab = to_lab((ev.stats.median / np.maximum(ev.light, 1e-6)).astype(np.float32))
+        self.d_empty = ev.d_empty
+        faces = [divmod(i, cols) for i in range(count) if found.cells[i].kind == "tile"]
+        if len(faces) * 2 < count:
+            raise CompanionError(
+                f"alphabet layout: only {len(faces)} of its {count} tiles are told from the board: check "
+                "the layout (the set's letters in order from the top-left square, then a blank) and the "
+                "light, and take the photo again"
+            )
+        self.face = np.median(np.array([self.lab[rc] for rc in faces]), axis=0)
+        seen = [found.cells[r * cols + c].rgb for r, c in faces]
+        bodies = [rgb for rgb in seen if rgb is not None]
+        median = [int(round(float(np.median([f[k] for f in bodies])))) for k in range(3)] if bodies else [0] * 3
+        self.rgb: tuple[int, int, int] = (median[0], median[1], median[2])
+
+    def holds(self, r: int, c: int) -> bool:
+        """Whether square (r, c) shows the set's face colour rather than its empty look."""
+        d_face = float(colour_distance(self.lab[r, c], self.face))
+        d_empty = float(self.d_empty[r, c]) if np.isfinite(self.d_empty[r, c]) else np.inf
+        return d_face < _TILE_RADIUS and d_face < d_empty

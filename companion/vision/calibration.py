@@ -22,13 +22,9 @@ import numpy as np
 
 from companion.core.board import layout_for_grid
 from companion.core.tiles import get_tileset
-from companion.vision.cells import (
-    CELL_PX,
-    MARGIN,
-    learn_alphabet,
-    learn_backs,
-    learn_empty,
-)
+from companion.vision.backs import learn_backs
+from companion.vision.alphabet import alphabet_order, learn_faces
+from companion.vision.cells import CELL_PX, MARGIN, learn_empty, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 
@@ -65,14 +61,16 @@ def calibrate_alphabet(
     *,
     tileset: str | None = None,
     grid: int | None = None,
-) -> tuple[Profile, tuple[int, int, int]]:
-    """The profile with this set's letters and colour; returns the colour learned too."""
+) -> tuple[Profile, tuple[int, int, int] | None]:
+    """The profile with this set's letters and colour; returns the colour learned too. None:
+    the colour was not kept, since with it the reader would take empty squares of this very
+    photo for the set's tiles (the profile's notes say where); the letters are kept."""
     grid = grid or base.grid
     tiles = get_tileset(tileset or base.tileset)
     location = _locate(image, base, grid)
     top_down = rectify(image, location, CELL_PX, MARGIN)
-    learned = learn_alphabet(top_down, CELL_PX, MARGIN, tiles, layout_for_grid(grid))
-    new = {k: learned.arrays[k] for k in LETTER_ARRAYS}
+    arrays, rgb = learn_faces(top_down, tiles, layout_for_grid(grid), base)
+    new = {k: arrays[k] for k in LETTER_ARRAYS}
     n = len(new["letter_codes"])
     new_sets = np.full(n, set_name)
     if all(k in base.arrays for k in LETTER_ARRAYS) and "letter_sets" in base.arrays:
@@ -80,11 +78,33 @@ def calibrate_alphabet(
         for k in LETTER_ARRAYS:
             new[k] = np.concatenate([base.arrays[k][keep], new[k]])
         new_sets = np.concatenate([base.arrays["letter_sets"][keep], new_sets])
-    sets = tuple(s for s in base.sets if s.name != set_name) + (TileSetColour(set_name, learned.rgb),)
+    sets = tuple(s for s in base.sets if s.name != set_name) + (TileSetColour(set_name, rgb),)
     profile = replace(
         base, tileset=tiles.name, grid=grid, sets=sets, notes={**base.notes, f"alphabet:{set_name}": source}
     ).with_arrays(**new, letter_sets=new_sets.astype(str))
-    return profile, learned.rgb
+    held = {divmod(i, grid) for i in range(len(alphabet_order(tiles)))}
+    misread = newly_held(top_down, grid, _without_set(base, set_name), profile, held)
+    if misread:
+        # The faces' colour is the board's own somewhere (a premium square's): with it the
+        # reader would take those empty squares for this set's tiles. The letters are kept;
+        # the set stays without a colour, its tiles read as of no set named, as without a
+        # profile (never as empty).
+        where = ", ".join(f"({r}, {c})" for r, c in misread[:4])
+        note = (f"{source}: letters learned; colour {rgb} not kept, the reader would take the board's own "
+                f"squares of that colour for its tiles at {where}")
+        notes = {**profile.notes, f"alphabet:{set_name}": note}
+        return replace(_without_set(profile, set_name), notes=notes), None
+    return profile, rgb
+
+
+def _without_set(profile: Profile, name: str) -> Profile:
+    """The profile without the set's colour (and its backs' row, which follow the sets' order)."""
+    if name not in [s.name for s in profile.sets]:
+        return profile
+    keep = [s.name != name for s in profile.sets]
+    rows = {k: profile.arrays[k][keep] for k in ("set_backs", "set_backs_rel")
+            if k in profile.arrays and len(profile.arrays[k]) == len(keep)}
+    return replace(profile, sets=tuple(s for s in profile.sets if s.name != name)).with_arrays(**rows)
 
 
 def calibrate_backs(
@@ -95,14 +115,19 @@ def calibrate_backs(
     squares: list[tuple[int, int]],
     *,
     grid: int | None = None,
-) -> tuple[Profile, tuple[int, int, int]]:
+) -> tuple[Profile, tuple[int, int, int] | None]:
     """The profile with the colour of this set's backs, from a photo with its tiles face down on
     ``squares`` and no other tile (its faces calibrated first: the reader carries backs
-    to another light as the faces are carried); returns the colour learned."""
+    to another light as the faces are carried); returns the colour learned. None: the colour
+    was not kept, since with it the reader would take empty squares of this very photo for
+    backs (the profile's notes say where)."""
     from companion.core.errors import CompanionError
 
     names = [s.name for s in base.sets]
     if set_name not in names:
+        if "letter_sets" in base.arrays and set_name in set(base.arrays["letter_sets"].tolist()):
+            note = f"{source}: not learned, the set's face colour was not kept (see alphabet:{set_name})"
+            return replace(base, notes={**base.notes, f"backs:{set_name}": note}), None
         raise CompanionError(f"set {set_name!r} has no face colour yet: calibrate its alphabet first")
     grid = grid or base.grid
     location = _locate(image, base, grid)
@@ -117,4 +142,28 @@ def calibrate_backs(
         rows[names.index(set_name)] = value
         arrays[key] = rows
     profile = replace(base, notes={**base.notes, f"backs:{set_name}": source}).with_arrays(**arrays)
+    misread = newly_held(top_down, grid, base, profile, set(squares))
+    if misread:
+        # The backs' colour is the board's own somewhere (a premium square's): with it the
+        # reader would take those empty squares for backs. Reading is never to be made worse
+        # by a profile: the set's backs stay unknown, read as without this step.
+        where = ", ".join(f"({r}, {c})" for r, c in misread[:4])
+        note = (f"{source}: not learned, the reader would take the board's own squares of their colour {rgb} "
+                f"for backs at {where}")
+        return replace(base, notes={**base.notes, f"backs:{set_name}": note}), None
     return profile, rgb
+
+
+def newly_held(
+    top_down: np.ndarray, grid: int, base: Profile, profile: Profile, held: set[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The squares of a calibration photo that show the empty board (all but ``held``) which
+    ``profile`` reads as holding something where ``base`` reads them empty: what a profile
+    step would make worse."""
+    layout, tiles = layout_for_grid(grid), get_tileset(profile.tileset)
+    before = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, base)
+    after = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile)
+    return [
+        (a.row, a.col) for a, b in zip(after, before)
+        if (a.row, a.col) not in held and a.kind != "empty" and b.kind == "empty"
+    ]

@@ -182,9 +182,10 @@ def locate_grid(image_bgr: np.ndarray, rows: int = 15, cols: int = 15, hint: Gri
     # none has found the grid (the generators stop at the None between the two and resume).
     tries = [px for k, px in enumerate(COARSE_TRIES) if k == 0 or COARSE_TRIES[k - 1] < max(image.shape[:2])]
     searches = [_attempts(image, rows, cols, px) for px in tries]
+    thin = [_attempts(image, rows, cols, px, thin=True) for px in tries]
     done = False
-    for _ in ("usual", "wider"):
-        for search in searches:
+    for phase in ("usual", "thin", "wider"):
+        for search in thin if phase == "thin" else searches:
             for found in search:
                 if found is None:
                     break
@@ -241,7 +242,9 @@ def _project_corners(h: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return np.column_stack((x, y))
 
 
-def _attempts(image: np.ndarray, rows: int, cols: int, coarse_px: int) -> Iterator["_Found | None"]:
+def _attempts(
+    image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False
+) -> Iterator["_Found | None"]:
     """Coarse guesses on a copy ``coarse_px`` across, each refined, its extent settled and
     judged, best guess first; a None where the usual guesses end and the wider search begins
     (see :func:`companion.vision.lines.coarse_lattices`)."""
@@ -254,9 +257,11 @@ def _attempts(image: np.ndarray, rows: int, cols: int, coarse_px: int) -> Iterat
         f = lsd_px / max(gray.shape)
         gray = cv2.resize(gray, (max(1, round(gray.shape[1] * f)), max(1, round(gray.shape[0] * f))), interpolation=cv2.INTER_AREA)
         kg = gray.shape[1] / image.shape[1]
-    for coarse in coarse_lattices(gray, rows, cols, np.random.default_rng(0)):
+    for coarse in coarse_lattices(gray, rows, cols, np.random.default_rng(0), thin):
         if coarse is None:
             yield None
+            if thin:
+                return
             continue
         h = np.diag([1 / kg, 1 / kg, 1.0]) @ coarse
         if not np.isfinite(h).all() or cell_px(h, rows, cols) < 3:

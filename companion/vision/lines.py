@@ -311,7 +311,59 @@ def _fit_run(k: np.ndarray, x: np.ndarray, w: np.ndarray) -> Run | None:
     return Run(float(sol[0]), float(sol[1]), 0.0, 0.0, 0)
 
 
-def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator) -> Iterator[np.ndarray | None]:
+THIN_REACH = 0.007  # of the image's longest side: how far either side of a segment the surfaces it parts lie
+THIN_SIDES = 0.5  # the two sides differ by less than this share of the line's contrast: a line
+
+
+HAT = 0.01  # of the image's longest side: the widest line the line picture keeps
+
+
+def line_picture(gray: np.ndarray) -> np.ndarray:
+    """The thin lines of a grey picture, light and dark alike, stretched to the full range:
+    its top-hat and black-hat over a square a little wider than a board's line. A surface
+    wider than that (a square, a cloth's check or stripe, a premium square) and the edge
+    between two of them vanish; a grid's lines stand out however faint, and a checked cloth
+    leaves only specks at its checks' corners."""
+    k = max(3, 2 * round(HAT * max(gray.shape[:2]) / 2) + 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
+    hats = cv2.max(light, cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel))
+    return cv2.normalize(hats, None, 0, 255, cv2.NORM_MINMAX)
+
+
+def thin_lines(gray: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """Which segments lie on a thin line rather than on an edge: the same surface either side,
+    and something darker or lighter between (a bool mask over ``seg``).
+
+    A board's grid is thin lines between squares of one colour; a checked cloth, a striped
+    one, a table's edge and a tile's side are edges between two surfaces of different colour.
+    LSD finds both alike (a line as two segments, one on each flank); this keeps the board's
+    (and letters' strokes, which fit no lattice)."""
+    if len(seg) == 0:
+        return np.zeros(0, bool)
+    g = gray.astype(np.float32)
+    _, _, unit, _ = _segment_geometry(seg)
+    normal = np.column_stack((-unit[:, 1], unit[:, 0]))
+    ts = np.array([0.25, 0.5, 0.75])
+    pts = seg[:, None, :2] + ts[None, :, None] * (seg[:, None, 2:] - seg[:, None, :2])  # (N, 3, 2)
+    reach = max(3, round(THIN_REACH * max(gray.shape[:2])))
+    offs = np.arange(-reach, reach + 1, dtype=np.float64)
+    at = pts[:, :, None, :] + offs[None, None, :, None] * normal[:, None, None, :]  # (N, 3, offsets, 2)
+    map_x = at[..., 0].reshape(-1, len(offs)).astype(np.float32)
+    map_y = at[..., 1].reshape(-1, len(offs)).astype(np.float32)
+    v = cv2.remap(g, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    v = v.reshape(len(seg), len(ts), len(offs))
+    # The segment lies on one flank of a line: the line is within reach - 2 of it either way,
+    # the surfaces beyond.
+    left, right = v[..., :2].mean(-1), v[..., -2:].mean(-1)
+    contrast = np.abs(v[..., 2:-2] - 0.5 * (left + right)[..., None]).max(-1)
+    line = (np.abs(left - right) < THIN_SIDES * contrast) & (contrast > 2.0)
+    return line.sum(1) >= 2  # at two of the three places along it
+
+
+def coarse_lattices(
+    gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator, thin: bool = False
+) -> Iterator[np.ndarray | None]:
     """First guesses of the homography grid squares -> ``gray`` pixels, best first; a None
     between the usual guesses and the wider search, which the caller asks for only when no
     guess here or on a larger copy has found the grid.
@@ -340,7 +392,11 @@ def coarse_lattices(gray: np.ndarray, rows: int, cols: int, rng: np.random.Gener
     """
     h, w = gray.shape[:2]
     min_length = max(6.0, 0.01 * max(h, w))
-    seg = detect_segments(gray, min_length)
+    if thin:
+        seg = detect_segments(line_picture(gray), min_length)
+        seg = seg[thin_lines(gray, seg)]
+    else:
+        seg = detect_segments(gray, min_length)
     found: list[Pencil] = []
     used = np.zeros(len(seg), bool)
     geometry = _segment_geometry(seg)  # (the same for every pencil sought)
