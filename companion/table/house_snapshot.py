@@ -148,7 +148,21 @@ def house_document(session: HouseSession, now_ms: int) -> dict[str, Any]:
             "on_move": None,  # two clocks: each player's own "running" says whose time runs
             "over": clocks.over or state.over,
         },
-        "last_move": None,
+        "last_move": last_move_json(session.history),
         "verdicts": list(reversed(session.feed[-VERDICTS_SHOWN:])),
         "history": session.history,
     }
+
+
+def last_move_json(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The match's last move for the page's *Last move*: who, on which board, and what (a play's
+    position and word, an explosion's tiles passed, a pass or a challenge). House scores no
+    points, so there is no breakdown: ``summary`` is the whole line."""
+    for row in reversed(history):
+        if row["kind"] not in ("play", "explosion", "pass", "challenge"):
+            continue
+        # A play as its position and the words it made (OPERA, not .PER.: the page's words).
+        what = f"{row['position']} {row['what']}" if row["kind"] == "play" and "position" in row else row["what"]
+        return {"player": row["player"], "board": row["board"], "kind": row["kind"],
+                "summary": f"board {row['board'] + 1}: {what}"}
+    return None

@@ -60,6 +60,9 @@ def test_the_page_shows_both_boards_and_the_explosion_before_anything_is_removed
     assert page.locator("#board rect.preview:not(.turn)").count() == 9
     assert page.locator("#board g.piece.tile").count() == 24
     assert "OPERA" in page.locator("#history").inner_text()
+    # Last move: the fifth play, named (it said "No move yet." whatever had been played).
+    assert page.locator("#last-move").inner_text().startswith("Ann: board 1: "), page.locator("#last-move").inner_text()
+    assert "OPERA" in page.locator("#last-move").inner_text()
     assert page.locator("#board2-caption").inner_text().startswith("Board 2 (wood tiles)")
     # The marks over the tiles (drawn after them: what a finger on the square finds), each
     # tile's letter still there under its tint; the card with the steps in the first screen.

@@ -536,6 +536,11 @@ function drawLastMove() {
   const m = doc.last_move;
   if (!m) { box.append(el("p", { class: "muted" }, "No move yet.")); return; }
   const who = doc.players[m.player].name;
+  if (m.summary) {
+    // A game that scores no move (Scrabble House): the move in one line, no breakdown.
+    box.append(el("p", { class: "move-head" }, `${who}: ${m.summary}`));
+    return;
+  }
   if (doc.stacking) {
     // Each word spelled out as the rules text does: stack multipliers, premiums, rainbow doubles.
     box.append(el("p", { class: "move-head" }, `${who}: +${m.points}`));
