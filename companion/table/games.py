@@ -455,9 +455,14 @@ class House(Game):
             settings["challenges"] = settings.pop("challenge") == "consent"
         options = house_rules.HouseOptions(**{k: settings.pop(k) for k in ("tileset", "colours", "minutes", "challenges")
                                               if k in settings})
+        # The registry offers a seed for every game (the simulated bags' shuffle): House took none.
+        seed = settings.pop("seed", None)
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
+            raise ActionError("seed: a whole number")
         if settings:
             raise ActionError(f"{sorted(settings)[0]}: not a setting of Scrabble House")
-        return HouseSession(store, names, options=options, now_ms=now_ms, lexicon_for=lexicon_for)  # type: ignore[arg-type]
+        return HouseSession(store, names, options=options, now_ms=now_ms, lexicon_for=lexicon_for,  # type: ignore[arg-type]
+                            **({} if seed is None else {"seed": seed}))
 
     @classmethod
     def from_config(cls, cfg: Any, store: GameStore) -> Callable[[int], Any]:

@@ -101,3 +101,22 @@ def test_an_explosion_waiting_is_restored_with_its_preview(tmp_path):
         assert after["boards"][0]["preview"] == before["boards"][0]["preview"]
         assert after["boards"][0]["squares"] == before["boards"][0]["squares"]
         assert again.clocks.on_move() == s.clocks.on_move() == {0}
+
+
+def test_the_registry_starts_a_match_with_a_seed_and_the_log_keeps_it(tmp_path):
+    """The registry offers every game a seed (the new-game form, `companion serve`); House
+    refused it ("seed: not a setting of Scrabble House")."""
+    import pytest
+
+    from companion.table.games import GAMES
+    from companion.table.session import ActionError
+
+    with open_store(tmp_path) as store:
+        s = GAMES["house"].start(store, 0, names=NAMES, seed=7, lexicon_for=lambda t: WORDS)
+        assert s.state.seed == 7
+        bags = s.state.bags
+        with pytest.raises(ActionError, match="seed: a whole number"):
+            GAMES["house"].start(store, 0, names=NAMES, seed="seven", lexicon_for=lambda t: WORDS)
+    with open_store(tmp_path) as store:
+        again = HouseSession.restore(store, lexicon_for=lambda t: WORDS)
+        assert again.state.seed == 7 and again.state.bags == bags
