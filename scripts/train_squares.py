@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         logits = predict(model, vx)
         errs = {h: float(np.mean(logits[j][masks(vy)[h]].argmax(1) != vy[masks(vy)[h], COLUMN[h]]))
                 for j, h in enumerate(COLUMN)}
