@@ -78,14 +78,18 @@ def test_the_shipped_model_reads_renders_it_never_learned_from():
 
 def test_two_readers_that_disagree_leave_the_square_to_be_asked():
     rules = [CellReading(0, 0, "tile", letter="E", rotation=0, confidence=0.97),
-             CellReading(0, 1, "empty", confidence=0.6), CellReading(0, 2, "empty", confidence=0.99)]
+             CellReading(0, 1, "empty", confidence=0.3), CellReading(0, 2, "empty", confidence=0.99),
+             CellReading(0, 3, "empty", confidence=0.98)]
     model = [CellReading(0, 0, "tile", letter="F", rotation=0, confidence=0.99),
              CellReading(0, 1, "tile", letter="A", rotation=0, confidence=0.95),
-             CellReading(0, 2, "empty", confidence=0.9)]
+             CellReading(0, 2, "empty", confidence=0.9), CellReading(0, 3, "empty", token=True, confidence=0.9)]
     both = combine(rules, model, "both")
-    assert both[0].letter == "E" and both[0].confidence < SURE  # the sure rules kept, but asked
-    assert both[1].letter == "A" and both[1].confidence <= DISAGREE_CAP < SURE  # the rules unsure: the model's
-    assert both[2] == rules[2]  # agreed: the surer of the two
+    assert both[0].letter == "E" and both[0].confidence < SURE  # the rules' answer, but asked
+    assert both[1].kind == "empty" and both[1].confidence <= DISAGREE_CAP < SURE
+    assert both[2] == rules[2] and both[3] == rules[3]  # agreed (the token is the rules'): the rules'
+    # Taking the model's answer where the rules are unsure (a variant the benchmark weighs).
+    assert combine(rules, model, "both", 0.5)[1].letter == "A"
+    assert combine(rules, model, "both", 0.5)[1].confidence <= DISAGREE_CAP
 
 
 def test_an_unknown_square_reader_is_one_clear_error():
