@@ -35,7 +35,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -413,22 +413,12 @@ def table_profile(spec: Any, seed: int, phone: bool) -> tuple[Profile | None, li
     return profile, refused
 
 
-def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
-    """A stranger's table (:func:`companion.sim.scene.stranger`: held-out font families and
-    tile colours, checked, striped, patterned cloths and wood, lamps' hot spots, boards'
-    colours moved far, overhead and phone views, some tiles face down), read without a
-    profile (sets not counted: nothing names them) and with the profile the table makes
-    (:func:`table_profile`). Reliability tables per field (bench/reliability.py)."""
-    from dataclasses import replace as _replace
-
+def stranger_tables(n: int, seed0: int) -> Iterator[tuple[int, bool, Any, Any, Profile | None, list[str]]]:
+    """:func:`stranger`'s scenes: seed, phone or not, spec, rendered scene, the profile its table
+    makes and the calibration steps refused."""
     from companion.sim.render import render
     from companion.sim.scene import stranger as stranger_scene
 
-    parts = {"no_profile": Tally(True), "table_profile": Tally(True)}
-    views = {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")}
-    not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
-    refused: dict[int, list[str]] = {}
-    worse = []
     for i in range(n):
         seed = seed0 + i
         rng = np.random.default_rng(seed)
@@ -436,14 +426,36 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
         spec = stranger_scene(rng, phone=phone)
         scene = render(spec, seed)
         profile, why = table_profile(spec, seed, phone)
+        yield seed, phone, spec, scene, profile, why
+
+
+def truth_for(scene: Any, prof: Profile | None) -> list[CellReading]:
+    """The scene's truth as a reading with ``prof`` can know it: a set the profile does not name
+    (its calibration refused) can only be read as a set of no name; without a profile no set
+    has one."""
+    names = {s_.name for s_ in prof.sets} if prof is not None else set()
+    return [c if c.set in names else replace(c, set=None) for c in scene.truth.cells]
+
+
+def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
+    """A stranger's table (:func:`companion.sim.scene.stranger`: held-out font families and
+    tile colours, checked, striped, patterned cloths and wood, lamps' hot spots, boards'
+    colours moved far, overhead and phone views, some tiles face down), read without a
+    profile (sets not counted: nothing names them) and with the profile the table makes
+    (:func:`table_profile`). Reliability tables per field (bench/reliability.py)."""
+
+
+    parts = {"no_profile": Tally(True), "table_profile": Tally(True)}
+    views = {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")}
+    not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
+    refused: dict[int, list[str]] = {}
+    worse = []
+    for seed, phone, spec, scene, profile, why in stranger_tables(n, seed0):
         if why:
             refused[seed] = why
         wrong = {}
         for part, prof in (("no_profile", None), ("table_profile", profile)):
-            # A set the profile does not name (its calibration refused) can only be read as a
-            # set of no name; without a profile no set has one.
-            names = {s_.name for s_ in prof.sets} if prof is not None else set()
-            truth = [c if c.set in names else _replace(c, set=None) for c in scene.truth.cells]
+            truth = truth_for(scene, prof)
             started = time.perf_counter()
             image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
             try:
@@ -738,26 +750,16 @@ def side_by_side_stranger(n: int, seed0: int = STRANGER_SEED) -> dict[str, Any]:
 def stranger_raw(n: int, seed0: int) -> dict[str, Any]:
     """What :func:`side_by_side_stranger` counts, of ``n`` scenes from ``seed0`` (picklable: a
     run split over processes is put together by :func:`stranger_summary`)."""
-    from dataclasses import replace as _replace
 
-    from companion.sim.render import render
-    from companion.sim.scene import stranger as stranger_scene
 
     parts = {p: _tallies(True) for p in ("no_profile", "table_profile")}
     not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
     worse: dict[str, list[str]] = {m: [] for m in READERS}
     cpu, model = [], []
-    for i in range(n):
-        seed = seed0 + i
-        rng = np.random.default_rng(seed)
-        phone = bool(rng.random() < 0.5)
-        spec = stranger_scene(rng, phone=phone)
-        scene = render(spec, seed)
-        profile, _why = table_profile(spec, seed, phone)
+    for seed, _phone, spec, scene, profile, _why in stranger_tables(n, seed0):
         wrong: dict[str, dict[str, int]] = {}
         for part, prof in (("no_profile", None), ("table_profile", profile)):
-            names = {s_.name for s_ in prof.sets} if prof is not None else set()
-            truth = [c if c.set in names else _replace(c, set=None) for c in scene.truth.cells]
+            truth = truth_for(scene, prof)
             image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
             try:
                 readings, ms, mms = _readings(image, tileset=spec.tileset, grid=spec.grid, profile=prof)
