@@ -833,8 +833,9 @@ def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES) -> dict[str, Any]:
     prepare("de")
     return {
         "readers": {"rules": "companion/vision/cells.py alone", "model": "the learned model (model.py) alone",
-                    "both": "the default (model.py): the rules' answer; where the model sees another kind, "
-                            "letter or turn, asked (confidence capped at 0.45)",
+                    "both": "the rules' answer; where the model sees another kind, letter or turn, asked "
+                            "(confidence capped at 0.45). Not the default (model.SQUARE_READER is rules): "
+                            "docs/vision-model.md says why",
                     "both_rules_at_0.5": "as both, but the model's answer where the rules are below 0.5",
                     "both_rules_at_0.9": "as both, but the model's answer where the rules are below 0.9",
                     "both_rules_always": "as both, the rules' answer always"},

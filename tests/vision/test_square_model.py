@@ -99,14 +99,15 @@ def test_an_unknown_square_reader_is_one_clear_error():
 
 
 @pytest.mark.parametrize("index", [3, 41, 77])  # 3: a blank the model alone reads as a back
-def test_real_photos_stay_right_with_the_default_reader(index):
+@pytest.mark.parametrize("reader", [SQUARE_READER, "both"])
+def test_real_photos_stay_right_with_the_default_reader(index, reader):
     from companion.vision.reader import read_file
 
     if not (PHOTOS / "index.tsv").is_file():
         pytest.skip(f"real photos not found at {PHOTOS} (they live beside the checkout in ../shared)")
     folder, name = [ln.split("\t") for ln in (PHOTOS / "index.tsv").read_text().splitlines() if ln.strip()][index]
     doc = json.loads((PHOTOS / folder / f"{name}.json").read_text())
-    reading = read_file((PHOTOS / folder / doc["image"]).resolve(), tileset="de", square_reader=SQUARE_READER)
+    reading = read_file((PHOTOS / folder / doc["image"]).resolve(), tileset="de", square_reader=reader)
     truth = [CellReading.from_json(c) for c in doc["cells"]]
     assert compare(truth, reading.cells)["square"] == 0
 
