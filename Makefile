@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lexicons glyphs clean install
+.PHONY: test demo bench lexicons glyphs model clean install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,18 @@ lexicons: $(STAMP)
 # Regenerate the glyph atlas from Debian's fonts (fonts-urw-base35, fonts-dejavu-core, ...).
 glyphs: $(STAMP)
 	$(BIN)/python scripts/build_glyphs.py
+
+# Train the learned square reader and write companion/vision/data/squares.onnx and .json
+# (docs/vision-model.md): renders cut into squares (seeds 70000 on; validation 90000 on; never
+# the stranger benchmark's 50000-50199), then PyTorch on one thread. Installs the [train] extra.
+SQUARES := build/squares
+model: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[dev,ocr,train]'
+	$(BIN)/python scripts/make_squares.py --seed0 70000 --scenes 800 --out $(SQUARES)/train_a.npz
+	$(BIN)/python scripts/make_squares.py --seed0 70800 --scenes 800 --out $(SQUARES)/train_b.npz
+	$(BIN)/python scripts/make_squares.py --seed0 90000 --scenes 120 --out $(SQUARES)/val.npz
+	$(BIN)/python scripts/train_squares.py --train $(SQUARES)/train_a.npz $(SQUARES)/train_b.npz \
+		--val $(SQUARES)/val.npz --out companion/vision/data --epochs 5
 
 # On a Raspberry Pi: the systemd service (systemd/install.sh refuses anywhere else, or without root).
 install:

@@ -33,9 +33,9 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -44,6 +44,7 @@ from bench.reliability import Reliability
 from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
 from companion.vision.profile import Profile, TileSetColour
+from companion.vision.model import combine
 from companion.vision.reader import decode_image, prepare, read_board, read_file
 from companion.vision.grid import NoBoardFound
 from companion.vision.reading import BoardReading, CellReading, compare, empty_cells
@@ -412,23 +413,12 @@ def table_profile(spec: Any, seed: int, phone: bool) -> tuple[Profile | None, li
     return profile, refused
 
 
-def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
-    """A stranger's table (:func:`companion.sim.scene.stranger`: held-out font families and
-    tile colours, checked, striped, patterned cloths and wood, lamps' hot spots, boards'
-    colours moved far, overhead and phone views, some tiles face down), read without a
-    profile (sets not counted: nothing names them) and with the profile the table makes
-    (:func:`table_profile`). Reliability tables per field (bench/reliability.py)."""
-    from dataclasses import replace as _replace
-
+def stranger_tables(n: int, seed0: int) -> Iterator[tuple[int, bool, Any, Any, Profile | None, list[str]]]:
+    """:func:`stranger`'s scenes: seed, phone or not, spec, rendered scene, the profile its table
+    makes and the calibration steps refused."""
     from companion.sim.render import render
     from companion.sim.scene import stranger as stranger_scene
 
-    parts = {"no_profile": Tally(True), "table_profile": Tally(True)}
-    views = {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")}
-    not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
-    refused: dict[int, list[str]] = {}
-    withheld: dict[int, list[str]] = {}  # steps whose colour the profile keeps out (calibration.newly_held)
-    worse = []
     for i in range(n):
         seed = seed0 + i
         rng = np.random.default_rng(seed)
@@ -436,6 +426,30 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
         spec = stranger_scene(rng, phone=phone)
         scene = render(spec, seed)
         profile, why = table_profile(spec, seed, phone)
+        yield seed, phone, spec, scene, profile, why
+
+
+def truth_for(scene: Any, prof: Profile | None) -> list[CellReading]:
+    """The scene's truth as a reading with ``prof`` can know it: a set the profile does not name
+    (its calibration refused) can only be read as a set of no name; without a profile no set
+    has one."""
+    names = {s_.name for s_ in prof.sets} if prof is not None else set()
+    return [c if c.set in names else replace(c, set=None) for c in scene.truth.cells]
+
+
+def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
+    """A stranger's table (:func:`companion.sim.scene.stranger`: held-out font families and
+    tile colours, checked, striped, patterned cloths and wood, lamps' hot spots, boards'
+    colours moved far, overhead and phone views, some tiles face down), read without a
+    profile (sets not counted: nothing names them) and with the profile the table makes
+    (:func:`table_profile`). Reliability tables per field (bench/reliability.py)."""
+    parts = {"no_profile": Tally(True), "table_profile": Tally(True)}
+    views = {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")}
+    not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
+    refused: dict[int, list[str]] = {}
+    withheld: dict[int, list[str]] = {}  # steps whose colour the profile keeps out (calibration.newly_held)
+    worse = []
+    for seed, phone, spec, scene, profile, why in stranger_tables(n, seed0):
         if why:
             refused[seed] = why
         kept_out = [f"{k}: {v.split(': ', 1)[1]}" for k, v in profile.notes.items()
@@ -444,10 +458,7 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
             withheld[seed] = kept_out
         wrong = {}
         for part, prof in (("no_profile", None), ("table_profile", profile)):
-            # A set the profile does not name (its calibration refused) can only be read as a
-            # set of no name; without a profile no set has one.
-            names = {s_.name for s_ in prof.sets} if prof is not None else set()
-            truth = [c if c.set in names else _replace(c, set=None) for c in scene.truth.cells]
+            truth = truth_for(scene, prof)
             started = time.perf_counter()
             image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
             try:
@@ -609,6 +620,7 @@ def run() -> dict[str, Any]:
         **stranger(STRANGER_SCENES, STRANGER_SEED),
     }
     result["hands"] = hands(HAND_SCENES)
+    result["square_readers_side_by_side"] = side_by_side()
     real_default = result["real"].get("no_profile", {})
     syn = result["synthetic_mounted_every_feature"]
     result["summary"] = (
@@ -624,3 +636,215 @@ def run() -> dict[str, Any]:
     )
     return result
 
+
+
+# ---------------------------------------------------------------------------------------------
+# The square readers side by side (issue 22): the hand-written rules, the learned model and the
+# two combined (companion/vision/model.py), each reading the very same grid and rectified board
+# of every photo in one run, so that a difference is the square reader's alone.
+
+READERS = ("rules", "model", "both", "both_rules_at_0.5", "both_rules_at_0.9")
+# The two readers combined otherwise than the default (model.RULES_SURE: the rules' answer
+# always, doubted by the model): where they disagree, the model's answer where the rules are
+# below 0.5 or 0.9.
+VARIANTS = {"both_rules_at_0.5": 0.5, "both_rules_at_0.9": 0.9}
+SIDE_STRANGER_SCENES = 200
+# A Raspberry Pi 4's core against this machine's: Geekbench 5 single-core scores, about 270
+# (Pi 4, Cortex-A72 at 1.5 GHz) against about 1,350 (a server core of AMD's EPYC Zen 3): 5x.
+# Convolutions gain more than the average from x86's wider vectors: the model's share is scaled
+# by 8, the rest by 5 (an estimate, not a measurement on a Pi).
+PI4_RATIO = 5.0
+PI4_RATIO_MODEL = 8.0
+
+
+def _readings(image: np.ndarray, **kw: Any) -> tuple[dict[str, BoardReading], float, float]:
+    """Each reader's reading of one photo, the photo's CPU ms (decoding excluded, the rules and
+    the model's combined reading: what ``companion read`` runs by default) and the model's ms."""
+    c0 = time.process_time()
+    reading = read_board(image, square_reader="both", also=("rules", "model"), **kw)
+    cpu = (time.process_time() - c0) * 1000.0
+    out = {"both": reading, **reading.extra["also"]}
+    for name, sure in VARIANTS.items():
+        cells = combine(out["rules"].cells, out["model"].cells, "both", sure)
+        out[name] = replace(reading, cells=tuple(cells))
+    return out, cpu, float(reading.extra["square_model_cpu_ms"])
+
+
+def _tallies(with_reliability: bool = False) -> dict[str, Tally]:
+    return {m: Tally(with_reliability) for m in READERS}
+
+
+def side_by_side_real() -> dict[str, Any]:
+    """The 80 labelled scrabscrap photos, no profile, each reader."""
+    if not (PHOTOS / "truth" / "index.tsv").is_file():
+        return {"skipped": f"no labelled photos at {PHOTOS / 'truth'}"}
+    tallies = _tallies(True)
+    cpu, model = [], []
+    for name, path, truth in _truth_photos():
+        image = decode_image(path.read_bytes(), str(path))
+        try:
+            readings, ms, mms = _readings(image, tileset="de")
+            cpu.append(ms)
+            model.append(mms)
+        except NoBoardFound:
+            readings = {m: BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.0)) for m in READERS}
+        for m in READERS:
+            tallies[m].add(name, truth, readings[m])
+    out: dict[str, Any] = {m: _brief(t.result()) for m, t in tallies.items()}
+    out["cpu_ms_median_both"] = round(statistics.median(cpu), 1) if cpu else None
+    out["model_ms_median"] = round(statistics.median(model), 1) if model else None
+    return out
+
+
+def _brief(res: dict[str, Any]) -> dict[str, Any]:
+    keep = ("boards", "squares", "square_error_pct", "field_error_pct", "field_errors",
+            "wrong_with_confidence_0.5_or_more", "examples_of_errors", "reliability")
+    out = {k: res[k] for k in keep if k in res}
+    if "reliability" in out:  # what the table would ask about: squares under its SURE (0.5)
+        out["squares_below_0.5"] = sum(b["squares"] for b in out["reliability"]["square"]["bins"]
+                                       if float(b["bin"].split("-")[1]) <= 0.5)
+    if "reliability" in out:
+        out["ece_pct"] = {k: v["ece_pct"] for k, v in out["reliability"].items()}
+        out["wrong_at_0.9_or_more"] = out["reliability"]["square"]["wrong_at_0.9_or_more"]
+    return out
+
+
+def side_by_side_other_edition() -> dict[str, Any]:
+    """The scrabble-detector-project's labelled letters (as :func:`other_edition`), each reader."""
+    from companion.vision.grid import GridLocation
+
+    images = sorted(DETECTOR.glob("*/images/*.jpg"))
+    if not images:
+        return {"skipped": f"no photos at {DETECTOR}"}
+    letters = [chr(ord("A") + i) for i in range(26)]
+    right = {m: 0 for m in READERS}
+    as_tile = {m: 0 for m in READERS}
+    on_grid = 0
+    not_found = 0
+    for path in images:
+        labels = [ln.split() for ln in (path.parent.parent / "labels" / f"{path.stem}.txt").read_text().splitlines() if ln.strip()]
+        image = decode_image(path.read_bytes(), str(path))
+        try:
+            readings, _, _ = _readings(image, tileset="en")
+        except NoBoardFound:
+            not_found += 1
+            continue
+        height, width = image.shape[:2]
+        to_grid = np.linalg.inv(GridLocation.from_corners(np.array(readings["both"].corners), 15, 15).homography)
+        for cls, x, y, _w, _h in labels:
+            p = to_grid @ np.array([float(x) * width, float(y) * height, 1.0])
+            col, row = int(np.floor(p[0] / p[2])), int(np.floor(p[1] / p[2]))
+            if not (0 <= row < 15 and 0 <= col < 15):
+                continue
+            on_grid += 1
+            for m in READERS:
+                cell = readings[m].cell(row, col)
+                as_tile[m] += cell.kind == "tile"
+                right[m] += cell.kind == "tile" and cell.letter == letters[int(cls)]
+    return {"images": len(images), "grid_not_found": not_found, "labelled_tiles_on_the_grid": on_grid,
+            **{m: {"read_as_tile": as_tile[m], "letter_right": right[m],
+                   "letter_right_pct": round(100.0 * right[m] / max(on_grid, 1), 2)} for m in READERS}}
+
+
+def side_by_side_stranger(n: int, seed0: int = STRANGER_SEED) -> dict[str, Any]:
+    """:func:`stranger`'s scenes, without and with the table's profile, each reader."""
+    return stranger_summary([stranger_raw(n, seed0)])
+
+
+def stranger_raw(n: int, seed0: int) -> dict[str, Any]:
+    """What :func:`side_by_side_stranger` counts, of ``n`` scenes from ``seed0`` (picklable: a
+    run split over processes is put together by :func:`stranger_summary`)."""
+
+
+    parts = {p: _tallies(True) for p in ("no_profile", "table_profile")}
+    not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
+    worse: dict[str, list[str]] = {m: [] for m in READERS}
+    cpu, model = [], []
+    for seed, _phone, spec, scene, profile, _why in stranger_tables(n, seed0):
+        wrong: dict[str, dict[str, int]] = {}
+        for part, prof in (("no_profile", None), ("table_profile", profile)):
+            truth = truth_for(scene, prof)
+            image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
+            try:
+                readings, ms, mms = _readings(image, tileset=spec.tileset, grid=spec.grid, profile=prof)
+                if part == "no_profile" and spec.camera.size == (1504, 1504):
+                    cpu.append(ms)
+                    model.append(mms)
+            except NoBoardFound:
+                not_found[part].append(seed)
+                readings = {m: _not_read(spec) for m in READERS}
+            for m in READERS:
+                parts[part][m].add(f"stranger-{seed}", truth, readings[m])
+                wrong.setdefault(m, {})[part] = sum(
+                    compare([t], [readings[m].cell(t.row, t.col)])["square"] for t in truth)
+        for m in READERS:
+            if wrong[m]["table_profile"] > wrong[m]["no_profile"]:
+                worse[m].append(f"{seed}: {wrong[m]['no_profile']} -> {wrong[m]['table_profile']}")
+    return {"n": n, "seed0": seed0, "parts": parts, "not_found": not_found, "worse": worse, "cpu": cpu, "model": model}
+
+
+def _merge(a: Tally, b: Tally) -> Tally:
+    for k in a.errors:
+        a.errors[k] += b.errors[k]
+    a.boards += b.boards
+    a.perfect += b.perfect
+    a.times += b.times
+    a.wrong = (a.wrong + b.wrong)[:25]
+    a.confident_wrong += b.confident_wrong
+    for k in a.reliability:
+        a.reliability[k].extend(b.reliability[k])
+    return a
+
+
+def stranger_summary(raws: list[dict[str, Any]]) -> dict[str, Any]:
+    raws = sorted(raws, key=lambda r: r["seed0"])
+    first = raws[0]
+    for r in raws[1:]:
+        for part in first["parts"]:
+            for m in READERS:
+                _merge(first["parts"][part][m], r["parts"][part][m])
+            first["not_found"][part] += r["not_found"][part]
+        for m in READERS:
+            first["worse"][m] += r["worse"][m]
+        first["cpu"] += r["cpu"]
+        first["model"] += r["model"]
+    n = sum(r["n"] for r in raws)
+    seed0 = first["seed0"]
+    out: dict[str, Any] = {"scenes": n, "seeds": f"{seed0}-{seed0 + n - 1}"}
+    for part, tallies in first["parts"].items():
+        res = {m: _brief(t.result()) for m, t in tallies.items()}
+        if part == "no_profile":
+            for r in res.values():
+                r["field_error_pct"].pop("set", None)
+                r["field_errors"].pop("set", None)
+                r.get("reliability", {}).pop("set", None)
+                r.get("ece_pct", {}).pop("set", None)
+        out[part] = {**res, "grid_not_found": first["not_found"][part]}
+    out["scenes_worse_with_the_profile"] = first["worse"]
+    cpu, model = first["cpu"], first["model"]
+    if cpu:
+        med, mmed = statistics.median(cpu), statistics.median(model)
+        out["cpu_ms_per_1504_photo_median"] = {
+            "photos": len(cpu), "whole_reading_both": round(med, 1), "model_share": round(mmed, 1),
+            "pi4_estimate_ms": round((med - mmed) * PI4_RATIO + mmed * PI4_RATIO_MODEL, 0),
+            "pi4_ratio": f"{PI4_RATIO:g}x (model {PI4_RATIO_MODEL:g}x), Geekbench 5 single-core, an estimate",
+        }
+    return out
+
+
+def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES) -> dict[str, Any]:
+    cv2.setNumThreads(1)
+    prepare("de")
+    return {
+        "readers": {"rules": "companion/vision/cells.py alone", "model": "the learned model (model.py) alone",
+                    "both": "the rules' answer; where the model sees another kind, letter or turn, asked "
+                            "(confidence capped at 0.45). Not the default (model.SQUARE_READER is rules): "
+                            "docs/vision-model.md says why",
+                    "both_rules_at_0.5": "as both, but the model's answer where the rules are below 0.5",
+                    "both_rules_at_0.9": "as both, but the model's answer where the rules are below 0.9",
+                    "both_rules_always": "as both, the rules' answer always"},
+        "timing": "CPU time of the process (one thread), decoding excluded: the machine is shared",
+        "scrabscrap_80_no_profile": side_by_side_real(),
+        "other_edition_detector_project": side_by_side_other_edition(),
+        "stranger": side_by_side_stranger(stranger_scenes),
+    }

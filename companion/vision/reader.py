@@ -24,6 +24,7 @@ from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
+from companion.vision.model import SQUARE_READER, read_squares
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -77,10 +78,12 @@ def prepare(tileset: str = "en", grid: int = 15) -> None:
     import numpy.random  # noqa: F401
 
     from companion.vision.letters import load_model
+    from companion.vision.model import load_square_model
     from companion.vision.lines import _lsd
 
     keep_freed_memory()
     load_model()
+    load_square_model()
     get_tileset(tileset)
     layout_for_grid(grid)
     _lsd()
@@ -96,11 +99,16 @@ def read_board(
     backend: str = "own",
     started: float | None = None,
     tracker_for: Callable[[GridLocation], HandTracker] | None = None,
+    square_reader: str = SQUARE_READER,
+    also: tuple[str, ...] = (),
 ) -> BoardReading:
     """Read every square of the board in ``image``. ``started`` is when the caller began (to
     count decoding in elapsed_ms, as the contract asks). ``tracker_for``: over a stream, the
     hand tracker for the grid found (it sees motion and what one frame cannot); without it the
-    one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move."""
+    one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move.
+    ``square_reader``: the rules, the learned model or both (:mod:`companion.vision.model`);
+    ``also``: other square readers whose readings of the same photo go in ``extra["also"]``
+    (the benchmark's side by side; their time is not in elapsed_ms)."""
     t0 = time.perf_counter() if started is None else started
     # Every process that reads boards keeps a reading's freed buffers for the next one (once;
     # prepare() does it too): without it each reading faults the same pages in afresh.
@@ -111,25 +119,38 @@ def read_board(
     tiles = get_tileset(tileset)
     location = locate_grid(image, grid, grid, hint=profile_hint(profile, image, grid))
     top_down = rectify(image, location, CELL_PX, MARGIN)
-    cells = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
+    rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
+    t_model, c_model = time.perf_counter(), time.process_time()
+    cells = read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, square_reader)
+    model_ms = (time.perf_counter() - t_model) * 1000.0
+    model_cpu_ms = (time.process_time() - c_model) * 1000.0
     corners = tuple((float(x), float(y)) for x, y in location.corners)
-    reading = BoardReading(grid, grid, corners, tuple(cells))
     # A hand or arm over the board: the squares under it cannot be trusted, whatever the
     # square reader made of them (the board's lost grid lines show where it is).
     if tracker_for is None:
         hands = detect_hands(image, location, view_from_rectified(top_down, CELL_PX, MARGIN))
     else:
         hands = tracker_for(location).update(image)
-    if hands.present or tracker_for is not None:
-        reading = apply_occlusion(reading, hands)
+
+    def board(read: list) -> BoardReading:
+        reading = BoardReading(grid, grid, corners, tuple(read))
+        return apply_occlusion(reading, hands) if hands.present or tracker_for is not None else reading
+
+    reading = board(cells)
     elapsed = (time.perf_counter() - t0) * 1000.0
-    extra = {"grid_score": location.score, "hand": hands.present, "motion": hands.motion}
+    extra = {"grid_score": location.score, "hand": hands.present, "motion": hands.motion,
+             "square_reader": square_reader, "square_model_ms": model_ms if square_reader != "rules" else 0.0,
+             "square_model_cpu_ms": model_cpu_ms if square_reader != "rules" else 0.0}
+    if also:
+        extra["also"] = {m: board(read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, m)) for m in also}
     return replace(reading, elapsed_ms=elapsed, extra=extra)
 
 
 def read_file(
-    path: Path, *, tileset: str = "en", grid: int = 15, profile: Profile | None = None, backend: str = "own"
+    path: Path, *, tileset: str = "en", grid: int = 15, profile: Profile | None = None, backend: str = "own",
+    square_reader: str = SQUARE_READER,
 ) -> BoardReading:
     started = time.perf_counter()
     image = decode_image(read_image_bytes(path), str(path))
-    return read_board(image, tileset=tileset, grid=grid, profile=profile, backend=backend, started=started)
+    return read_board(image, tileset=tileset, grid=grid, profile=profile, backend=backend, started=started,
+                      square_reader=square_reader)

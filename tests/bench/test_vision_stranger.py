@@ -25,3 +25,19 @@ def test_a_strangers_table_is_read_with_and_without_the_profile_it_makes() -> No
         assert rel["square"]["squares"] == 225 and rel["square"]["ece_pct"] is not None
     # Sets are named only by a profile.
     assert "set" not in out["no_profile"]["field_errors"] and "set" in out["table_profile"]["field_errors"]
+
+
+def test_the_square_readers_read_the_same_photo_side_by_side() -> None:
+    from bench.vision import READERS, stranger_raw, stranger_summary
+
+    # One scene split as the benchmark splits a run over processes, put together again.
+    out = stranger_summary([stranger_raw(1, 50001)])
+    assert out["scenes"] == 1
+    for part in ("no_profile", "table_profile"):
+        for m in READERS:
+            res = out[part][m]
+            assert res["boards"] == 1 and res["squares"] == 225 and 0 <= res["squares_below_0.5"] <= 225
+    # The default keeps the rules' answers: its errors are theirs; only its confidences differ.
+    assert out["no_profile"]["both"]["field_errors"] == out["no_profile"]["rules"]["field_errors"]
+    assert out["no_profile"]["both"]["wrong_with_confidence_0.5_or_more"] <= out["no_profile"]["rules"]["wrong_with_confidence_0.5_or_more"]
+    assert out["cpu_ms_per_1504_photo_median"]["model_share"] > 0

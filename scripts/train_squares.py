@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Train the learned square reader (companion/vision/model.py) on cut renders and export it
+as ONNX for OpenCV's dnn module (``make model``).
+
+Input: the squares scripts/make_squares.py cut (training seeds 70000 on, validation 90000 on;
+never the stranger benchmark's 50000-50199). One small convolutional network, four heads:
+kind (empty / tile / back), letter (every tile set's letters and ``?`` for a blank), turn
+(0/90/180/270; not learned from blanks, which show none) and token. While learning, each batch is
+turned by random quarter turns (labels turned with it), its colours moved (channel gains,
+brightness, contrast, channels swapped: a set of any colour) and noised. Afterwards one
+temperature per head is fitted on the validation squares (Guo et al. 2017, temperature
+scaling), so that the probabilities the reader reports are honest.
+
+Reproducible: fixed seeds, one thread, deterministic kernels: the same data gives the same
+weights within float tolerance.
+
+    python scripts/train_squares.py --train build/squares/train_a.npz build/squares/train_b.npz \
+        --val build/squares/val.npz --out companion/vision/data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+try:
+    import torch
+    from torch import nn
+    import torch.nn.functional as F
+except ImportError:  # pragma: no cover - the [train] extra is not installed
+    print("train_squares.py needs PyTorch: `make model` installs the [train] extra", file=sys.stderr)
+    raise SystemExit(2)
+
+SEED = 20261127
+THREADS = 1  # two threads spent more CPU than one on this machine for no faster a step
+MODEL_NAME = "squares"  # companion/vision/data/squares.onnx and squares.json
+
+
+class SquareNet(nn.Module):
+    """12-24-48-64 channels over 32, 16, 8, 4 pixels; a 96-wide embedding; four heads. About
+    2.2 M multiply-adds a square: small enough for 225 squares a photo on a Pi's core."""
+
+    def __init__(self, letters: int) -> None:
+        super().__init__()
+
+        def block(i: int, o: int) -> nn.Sequential:
+            return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+        self.features = nn.Sequential(
+            block(3, 12), nn.MaxPool2d(2), block(12, 24), nn.MaxPool2d(2),
+            block(24, 48), nn.MaxPool2d(2), block(48, 64),
+        )
+        self.embed = nn.Sequential(nn.Flatten(), nn.Linear(64 * 4 * 4, 96), nn.ReLU())
+        self.kind = nn.Linear(96, 3)
+        self.letter = nn.Linear(96, letters)
+        self.turn = nn.Linear(96, 4)
+        self.token = nn.Linear(96, 2)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        e = self.embed(self.features(x))
+        return self.kind(e), self.letter(e), self.turn(e), self.token(e), e
+
+
+def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    xs, ys, letters = [], [], None
+    for p in paths:
+        if not p.is_file():
+            raise SystemExit(f"{p}: no such file (scripts/make_squares.py makes it)")
+        with np.load(p) as d:
+            xs.append(d["x"])
+            ys.append(d["y"])
+            names = [str(v) for v in d["letters"]]
+        if letters is not None and names != letters:
+            raise SystemExit(f"{p}: another letter list than the other files'")
+        letters = names
+    assert letters is not None
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64), letters
+
+
+def to_tensor(x: np.ndarray) -> torch.Tensor:
+    """uint8 (N, H, W, 3) BGR -> float (N, 3, H, W) in 0..1, as the reader feeds OpenCV."""
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
+
+
+def augment(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
+    """Quarter turns (the turn label turned with them), colours and noise."""
+    x = x.copy()
+    y = y.copy()
+    k = rng.integers(0, 4, len(x))
+    for q in range(1, 4):
+        sel = k == q
+        # np.rot90 with k=-q turns the picture clockwise q quarters: the tile's turn grows by q.
+        x[sel] = np.rot90(x[sel], -q, axes=(1, 2))
+        tile = sel & (y[:, 2] >= 0)
+        y[tile, 2] = (y[tile, 2] + q) % 4
+    t = to_tensor(x)
+    n = len(x)
+    perm = rng.random(n) < 0.3
+    for i in np.nonzero(perm)[0]:
+        t[i] = t[i, torch.from_numpy(rng.permutation(3))]
+    gain = torch.from_numpy(rng.uniform(0.75, 1.25, (n, 3, 1, 1))).float()
+    bias = torch.from_numpy(rng.uniform(-0.12, 0.12, (n, 1, 1, 1))).float()
+    noise = torch.from_numpy(rng.normal(0, 1, t.shape) * rng.uniform(0, 0.04, (n, 1, 1, 1))).float()
+    t = (t * gain + bias + noise).clamp_(0, 1)
+    return t, y
+
+
+def losses(out: tuple[torch.Tensor, ...], y: torch.Tensor) -> torch.Tensor:
+    kind, letter, turn, token, _ = out
+    loss = F.cross_entropy(kind, y[:, 0]) + F.cross_entropy(token, y[:, 3])
+    tile = y[:, 1] >= 0
+    if tile.any():
+        loss = loss + F.cross_entropy(letter[tile], y[tile, 1])
+    turned = y[:, 2] >= 0
+    if turned.any():
+        loss = loss + F.cross_entropy(turn[turned], y[turned, 2])
+    return loss
+
+
+def predict(model: SquareNet, x: np.ndarray) -> list[np.ndarray]:
+    model.eval()
+    outs: list[list[np.ndarray]] = [[], [], [], []]
+    with torch.no_grad():
+        for i in range(0, len(x), 1024):
+            o = model(to_tensor(x[i : i + 1024]))
+            for j in range(4):
+                outs[j].append(o[j].numpy())
+    return [np.concatenate(o) for o in outs]
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature that minimises the labels' negative log-likelihood (a 1-D search)."""
+    lg = torch.from_numpy(logits).double()
+    lb = torch.from_numpy(labels)
+    best = (float("inf"), 1.0)
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 200)):
+        nll = float(F.cross_entropy(lg / t, lb))
+        best = min(best, (nll, float(t)))
+    return best[1]
+
+
+def masks(y: np.ndarray) -> dict[str, np.ndarray]:
+    return {"kind": np.ones(len(y), bool), "letter": y[:, 1] >= 0, "turn": y[:, 2] >= 0, "token": np.ones(len(y), bool)}
+
+
+COLUMN = {"kind": 0, "letter": 1, "turn": 2, "token": 3}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--train", type=Path, nargs="+", required=True)
+    ap.add_argument("--val", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True, help="directory for squares.onnx and squares.json")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--limit", type=int, default=0, help="train on the first N squares only (a quick check)")
+    a = ap.parse_args(argv)
+    torch.manual_seed(SEED)
+    torch.set_num_threads(THREADS)
+    torch.use_deterministic_algorithms(True)
+    x, y, letters = load(a.train)
+    vx, vy, vletters = load([a.val])
+    if vletters != letters:
+        raise SystemExit("validation and training squares name other letters")
+    if a.limit:
+        x, y = x[: a.limit], y[: a.limit]
+    rng = np.random.default_rng(SEED)
+    model = SquareNet(len(letters))
+    steps = a.epochs * ((len(x) + a.batch - 1) // a.batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    t0 = time.perf_counter()
+    for epoch in range(a.epochs):
+        model.train()
+        order = rng.permutation(len(x))
+        total = 0.0
+        for i in range(0, len(x), a.batch):
+            idx = np.sort(order[i : i + a.batch])
+            bx, by = augment(x[idx], y[idx], rng)
+            loss = losses(model(bx), torch.from_numpy(by))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        logits = predict(model, vx)
+        errs = {h: float(np.mean(logits[j][masks(vy)[h]].argmax(1) != vy[masks(vy)[h], COLUMN[h]]))
+                for j, h in enumerate(COLUMN)}
+        print(f"epoch {epoch + 1}/{a.epochs}: loss {total / len(x):.4f}, validation errors "
+              + ", ".join(f"{h} {100 * e:.2f} %" for h, e in errs.items())
+              + f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+    logits = predict(model, vx)
+    temps = {h: fit_temperature(logits[j][masks(vy)[h]], vy[masks(vy)[h], COLUMN[h]]) for j, h in enumerate(COLUMN)}
+    print("temperatures: " + ", ".join(f"{h} {t:.3f}" for h, t in temps.items()))
+    export(model, a.out, letters, temps, {"train_squares": int(len(x)), "validation_squares": int(len(vx)),
+                                           "epochs": a.epochs, "seed": SEED})
+    return 0
+
+
+def export(model: SquareNet, out: Path, letters: list[str], temps: dict[str, float], info: dict) -> None:
+    """squares.onnx (opset 11: OpenCV 4.x's dnn reads it) and squares.json (classes, temperatures)."""
+    model.eval()
+    out.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, 32, 32)
+    torch.onnx.export(
+        model, (dummy,), str(out / f"{MODEL_NAME}.onnx"), dynamo=False, opset_version=11,
+        input_names=["square"], output_names=["kind", "letter", "turn", "token", "embedding"],
+        dynamic_axes={"square": {0: "n"}, "kind": {0: "n"}, "letter": {0: "n"}, "turn": {0: "n"},
+                      "token": {0: "n"}, "embedding": {0: "n"}},
+    )
+    meta = {"letters": letters, "temperatures": temps, **info}
+    (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n")
+    print(f"{out / (MODEL_NAME + '.onnx')}: {(out / (MODEL_NAME + '.onnx')).stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
