@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from companion.core.errors import CompanionError
 from companion.core.board import STANDARD, Board, Coord
 from companion.core.move import format_square
 from companion.rules import stacking as rules
@@ -85,6 +86,9 @@ class StackWorld:
                 content[coord] = replace(content[coord], token=TOKEN)
         spec = replace(self.camera.spec, content=content)
         return _Image(render(spec, self.camera.SEED, frame=self._frame).image)
+
+
+ASKED_AT_MOST = 3
 
 
 class StackingDemo:
@@ -166,6 +170,7 @@ class StackingDemo:
         if hub.call(lambda s, now: s.pending_press) is not None:
             self._lay_for(state, self.player.turn(state, self.lexicon))
             table.resume_pending()
+        asked = 0  # presses in a row that ended in a question and changed nothing
         while not stop.is_set():
             state = hub.call(lambda s, now: s.state)
             if state.over or state.turn >= max_turns:
@@ -193,6 +198,14 @@ class StackingDemo:
             self._lay_for(state, action)
             verdict = table.handle(Press(state.to_move, self.clock()))
             say(f"{name:>8}  {_line(hub, verdict)}")
+            # Nobody at a simulated table answers a question: the same board pressed again asks
+            # it again, for ever. A few in a row stop the demo with the question, in one line.
+            unchanged = hub.call(lambda s, now: s.state) == state
+            asked = asked + 1 if verdict.get("kind") == "question" and unchanged else 0
+            if asked >= ASKED_AT_MOST:
+                questions = "; ".join(verdict.get("questions") or []) or "a question"
+                raise CompanionError(f"the table asked {questions!r} {asked} times and nobody at the simulated "
+                                     "table answers it: the demo stops (its game log keeps the game)")
 
     def _page(self, hub: Any, action: rules.Action, say: Callable[[str], None]) -> None:
         if isinstance(action, rules.Buy):

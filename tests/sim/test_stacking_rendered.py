@@ -35,3 +35,32 @@ def test_four_turns_read_from_rendered_photos_are_the_rules_game(tmp_path):
         assert state.board.height((7, 6)) == 4 and len(state.rainbow) >= 2
     finally:
         demo.close()
+
+
+def test_a_question_nobody_answers_stops_the_demo_in_one_line(tmp_path):
+    """A player who leaves a tile where the rules refuse it: the table asks, nobody at a
+    simulated table answers, and the demo pressed the same board again for ever. It stops after
+    a few presses with the question."""
+    import pytest
+
+    from companion.core.board import Tile
+    from companion.core.errors import CompanionError
+    from companion.sim import stackingdemo
+
+    class Stray(StackingDemo):
+        def _lay_for(self, state, action):  # type: ignore[no-untyped-def]
+            # The opening play's tiles, and one more far from them (A1): not one line.
+            super()._lay_for(state, action)
+            self.world.lay(self.world.board.with_tiles([((0, 0), Tile("A"))]), self.world.tokens)
+
+    demo = Stray(["Ann", "Bob"], seed=3, data_dir=tmp_path, truth=True, sim_time=True)
+    try:
+        hub = Hub(demo.session, now_ms=demo.clock)
+        lines: list[str] = []
+        with pytest.raises(CompanionError, match="nobody at the simulated table answers it") as raised:
+            demo.play(hub, demo.table(hub), say=lines.append, max_turns=4)
+        assert "\n" not in str(raised.value)
+        assert sum("question" in line for line in lines) == stackingdemo.ASKED_AT_MOST, lines
+        assert demo.session.state.turn == 0  # nothing was played
+    finally:
+        demo.close()
