@@ -912,12 +912,9 @@ class TableSession(LoggedGame, ClassicSession):
         """A player's clock button: ``start`` (the clock started), ``judge`` (the clock switched:
         now look at the board) or ``ignored: why``."""
         state, clocks = self.state, self.clocks
-        if not 0 <= player < len(state.players):
-            return "ignored: no such player"
-        if state.over:
-            return "ignored: the game is over"
-        if self.pending_press is not None:
-            return "ignored: the last press is still being judged"
+        ignored = press_ignored(state, self.pending_press, player)
+        if ignored:
+            return ignored
         if clocks is None:
             if player != state.to_move:
                 return "ignored: not on move"
@@ -1162,6 +1159,18 @@ class TableSession(LoggedGame, ClassicSession):
             self._say("answer", self.asking.player if self.asking else None,
                       f"Answered: {format_square(tuple(e.payload['square']))}")
 
+
+
+def press_ignored(state: Any, pending_press: dict[str, int] | None, player: int) -> str | None:
+    """Why a clock press is ignored before any game's own rule, or None: no such player, the game
+    over, or the last press still being judged (classic and Scrabble III alike)."""
+    if not 0 <= player < len(state.players):
+        return "ignored: no such player"
+    if state.over:
+        return "ignored: the game is over"
+    if pending_press is not None:
+        return "ignored: the last press is still being judged"
+    return None
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from companion.core.board import Coord, Tile
 from companion.core.gcg import printable_name
 from companion.core.move import PlacedTile, Placement, format_square, notation_of
 from companion.rules import scrabble3 as s3
-from companion.table.classic import DECISIONS, ClassicSession, Ruling, challenger, correction
+from companion.table.classic import DECISIONS, ClassicSession, Ruling, challenger, correction, press_ignored
 from companion.table.entries import Corrected
 from companion.table.scrabble3_inference import infer_scrabble3
 from companion.table.session import MAX_NAME, UNREADABLE, ActionError, LoggedGame, time_control
@@ -335,12 +335,9 @@ class Scrabble3Session(LoggedGame):
     def press(self, player: int, at_ms: int) -> str:
         """A player's clock button: ``start``, ``judge`` (now look at the board) or ``ignored: why``."""
         state, clocks = self.state, self.clocks
-        if not 0 <= player < len(state.players):
-            return "ignored: no such player"
-        if state.over:
-            return "ignored: the game is over"
-        if self.pending_press is not None:
-            return "ignored: the last press is still being judged"
+        ignored = press_ignored(state, self.pending_press, player)
+        if ignored:
+            return ignored
         if clocks is not None and not any(c.on_move is not None for c in clocks.clocks):
             self.resume(at_ms)
             return "start"
