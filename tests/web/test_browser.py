@@ -53,8 +53,11 @@ def page(browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     # Refusals the tests provoke are not errors; nor is the server gone at the test's end (the
     # page retries its stream every second and the fixture stops the server first: a retry then
-    # finds the port closed, or its connection reset by the server closing its sockets).
-    gone = ("ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET")
+    # finds the port closed, its connection reset or closed by the server closing its sockets, or
+    # the socket not connected - each of Chromium's names for a transport gone, never a script
+    # error or an HTTP status, which are still errors here).
+    gone = ("ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_SOCKET_NOT_CONNECTED",
+            "ERR_EMPTY_RESPONSE")
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "401" not in m.text
             and "403" not in m.text and "409" not in m.text and not any(g in m.text for g in gone) else None)
     yield page
