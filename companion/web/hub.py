@@ -184,7 +184,11 @@ class Hub:
             data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
             # The streams get what changed (a few hundred bytes a move), not the whole document.
             change = {"base": self.version - 1, "epoch": self.epoch, "patch": make_patch(self._doc, doc)}
-            self._doc, self._doc_bytes = doc, data
+            # Kept as its own copy, not the view's: a page view may hand out the session's own
+            # lists (the stacking game's and House's move lists), which the next move appends to in
+            # place; the kept document would change with them, and the next patch would miss the
+            # new move (the Moves table stayed empty on every open page).
+            self._doc, self._doc_bytes = json.loads(data), data
             event = sse_event("patch", json.dumps(change, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
                               event_id=self.version)
             for sub in list(self._subscribers):

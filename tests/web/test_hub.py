@@ -92,3 +92,25 @@ def test_every_hub_has_its_own_epoch_in_the_document(session, clock):
     assert a.version == b.version == 1
     assert a.epoch != b.epoch
     assert a.document_json()["epoch"] == a.epoch
+
+
+def test_a_move_appended_to_the_sessions_own_list_reaches_the_open_pages(clock):
+    """The stacking game's page view hands out the session's own move list; each patch must
+    still carry the new move (an open page's Moves table stayed empty before the hub kept
+    its own copy of the document)."""
+    from companion.table.stacking import start_stacking
+    from tests.web.test_stacking_page import WORDS, two_plays
+
+    session = start_stacking(None, 0, names=["Ann", "Bob", "Cy"], seed=4, lexicon_for=lambda _: WORDS)
+    hub = Hub(session, now_ms=clock)
+    page = hub.subscribe()
+    doc = json.loads(page.first[1])
+    assert doc["history"] == []
+    hub.call(lambda s, now: two_plays(s))
+    hub.call(lambda s, now: s.pass_turn(50))
+    while not page.queue.empty():
+        event = page.queue.get_nowait().decode("utf-8")
+        change = json.loads(event.split("data: ", 1)[1])
+        doc = apply_patch(doc, change["patch"])
+    assert [row["kind"] for row in doc["history"]] == ["played", "played", "passed"]
+    assert doc == hub.document_json()

@@ -236,6 +236,8 @@ def test_game_one_stacks_purchases_a_wild_rainbows_a_redraw_and_every_player_pas
         org.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')")
         assert "over: every player passed in a row" in org.inner_text("#stacking-facts")
         scores(org, [28, 68, 17])
+        # Every turn in the Moves table of the page that watched the game (not only after a reload).
+        assert org.locator("#history tr").count() == 11
         shot(org, "stacking-game1-end")
         # The record the page offers rescores exactly.
         record = parse_gcg(t.call(lambda s, now: s.gcg()))
