@@ -234,6 +234,8 @@ def form(session: Any) -> dict[str, Any]:
             "challenge": bool(current and current.challenge_modes),
             "tilesets": bool(current and len(current.tilesets) > 1),
             "review": bool(current and provides(current, "review")),
+            # The roll button rolls where the session has dice (:func:`roll_dice`'s own test).
+            "dice": callable(getattr(session, "reroll", None)),
         },
     }
 

@@ -290,6 +290,8 @@ def test_dungeon_from_a_set_up_rolled_by_the_roll_button_to_its_end_with_its_sto
     page = phone(t.url)
     try:
         plan = page.inner_text("#dungeon-plan")
+        # The dungeon has dice: its page shows the roll button beside the clock's.
+        page.wait_for_selector('[data-press="roll"]')
         # The roll button before the set-up stands: a new plan, on the page and in the log.
         t.press("roll")
         rolled = rules.roll_setup(rules.DEFAULT_OBJECTS, 2, None, rng=random.Random(0))

@@ -727,14 +727,21 @@ function pressLabel(name) {
   const p = doc && doc.players && doc.players[i];
   return `${p ? p.name : "Player " + (i + 1)}'s clock`;
 }
+// The buttons this game uses: the roll button is wired at every table, but only a game with
+// dice to roll (the registry's word, options.capabilities.dice) shows it.
+function gamePresses() {
+  const can = (doc && doc.options && doc.options.capabilities) || {};
+  return pressButtons.filter((name) => name !== "roll" || can.dice);
+}
 function drawPresses() {
-  $("presses").hidden = !pressButtons.length;
-  const key = pressButtons.map(pressLabel).join("|");
+  const names = gamePresses();
+  $("presses").hidden = !names.length;
+  const key = names.map(pressLabel).join("|");
   if (key === pressesShown) return;
   pressesShown = key;
   const box = $("press-buttons");
   box.replaceChildren();
-  for (const name of pressButtons) {
+  for (const name of names) {
     const b = el("button", { type: "button", "data-press": name }, pressLabel(name));
     b.addEventListener("click", () => pressButton(name));
     box.append(b);
@@ -745,10 +752,10 @@ function pressButton(name) {
 }
 const PRESS_KEYS = { p: "pause", r: "roll" };
 document.addEventListener("keydown", (e) => {
-  if (!pressButtons.length || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (!gamePresses().length || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   if (e.target.closest && e.target.closest("input, textarea, select")) return;
   const name = /^[1-4]$/.test(e.key) ? `player${e.key}` : PRESS_KEYS[e.key.toLowerCase()];
-  if (name && pressButtons.includes(name)) {
+  if (name && gamePresses().includes(name)) {
     e.preventDefault();
     pressButton(name);
   }
