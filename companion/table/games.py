@@ -523,6 +523,15 @@ class Scrabble3(Game):
                                name=cls.name)
 
     @classmethod
+    def review(cls, session: Any) -> Callable[[Callable[[], bool]], dict[str, Any]] | None:
+        if not session.state.over:
+            return None
+        record = parse_gcg(session.gcg(), "the game")
+        rows = session.review_rows()
+        return lambda stopped: review_moves(record, rows, lambda rec, turn, rack: cls.hint(
+            rec, turn=turn, rack=rack, top=1, tileset=None, source="the game"), stopped)
+
+    @classmethod
     def start(cls, store: GameStore | None, now_ms: int, *, lexicon_for: LexiconFor | None = None,
               **settings: Any) -> Any:
         names = settings.pop("names", None) or ["Player 1", "Player 2"]

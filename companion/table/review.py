@@ -43,7 +43,15 @@ def review_moves(record: GameRecord, rows: Sequence[dict[str, Any]], hint: Hint,
             moves.append(None)
             continue
         turn += 1
-        came_off = row["kind"] == "play" and i + 1 < len(rows) and rows[i + 1].get("kind") == "withdrawn"
+        if row.get("unreviewed"):
+            # A turn of the record the game's generator does not weigh (Scrabble III's final-racks
+            # round, played with another's rack for a bonus): counted, not compared.
+            moves.append({"turn": turn, "rack": "", "whole_rack": False, "scored": int(row.get("points", 0)),
+                          "came_off": False, "best": None, "left": None, "unreviewed": row["unreviewed"]})
+            continue
+        # A play that came off: the next row withdraws it (classic), or the row says so itself.
+        came_off = row["kind"] == "play" and (row.get("came_off") or (
+            i + 1 < len(rows) and rows[i + 1].get("kind") == "withdrawn"))
         scored = 0 if came_off or row["kind"] != "play" else int(row.get("points", 0))
         rack, whole = row.get("rack") or "", True
         if not rack and row["kind"] == "play":

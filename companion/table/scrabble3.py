@@ -436,6 +436,29 @@ class Scrabble3Session(LoggedGame):
                 lines += notes
         return "\n".join(lines) + "\n"
 
+    def review_rows(self) -> list[dict[str, Any]]:
+        """The move list as the review after the game reads it (:mod:`companion.table.review`),
+        row for row: the turns :meth:`gcg` writes as Play and Pass lines, in its order. A play
+        that came off says so itself (the record's withdrawal line is no row here); the
+        final-racks round is counted, not weighed (its bonus is no choice of the generator's)."""
+        rows: list[dict[str, Any]] = []
+        for row in self.history_rows:
+            kind = row["kind"]
+            out = {"player": row["player"], "points": row["points"]}
+            if kind in ("played", "invalid"):
+                out.update(kind="play", position=row["position"], word=row["word"], came_off=kind == "invalid")
+            elif kind in ("final-racks", "final-racks-invalid"):
+                out.update(kind="play", position=row["position"], word=row["word"],
+                           unreviewed="the final-racks round: not compared")
+            elif kind in ("passed", "declined"):
+                out.update(kind="pass")
+            elif kind == "exchanged":
+                out.update(kind="exchange")
+            else:  # a blank swapped on its own: no line of the record
+                out.update(kind=kind)
+            rows.append(out)
+        return rows
+
     # -- restoring --
 
     @classmethod

@@ -73,6 +73,9 @@ def test_a_game_at_the_table(tmp_path, lexicon):
     rows = [h for h in doc["history"] if "bonuses" in h]
     assert rows[0]["bonuses"]["big_play"] == 20 and rows[1]["bonuses"]["stretch"] == 30
     assert rows[1]["pick_off"] == ["M11"] and rows[3]["swaps"] == ["J12"]
+    # The review reads the invalid E as a play that came off (the record's withdrawal is no row).
+    assert [(r["kind"], r.get("came_off")) for r in session.review_rows()] == [
+        ("play", False), ("play", False), ("play", False), ("play", False), ("play", True), ("pass", None)]
 
     # The record: rescored as a Scrabble III record, everything agrees.
     record = parse_gcg(session.gcg())
@@ -257,3 +260,64 @@ def test_the_final_racks_round_is_played_on_the_time_left(lexicon):
     session.press(1, 160_000)
     assert session.judge(160_000, reading(seen))["verdicts"] == ["declined"]  # bob: 210 s
     assert [p["remaining_ms"] for p in session.clock_view(170_000)["players"]] == [220_000, 210_000]
+
+
+def test_the_review_after_the_game_weighs_each_play_against_the_rules_own_best(tmp_path, lexicon):
+    """After the game the page's review: each turn of the record in the move list's order, the
+    opening play against the best play of its own tiles, that best checked against the rules'
+    own scoring of every word those tiles spell through the centre (not the generator's); the
+    passes with no rack have no alternative; the final-racks round is counted, not weighed."""
+    from itertools import permutations
+
+    from companion.core.move import PlacedTile, Placement
+    from companion.core.tiles import get_tileset
+
+    store = GameStore(tmp_path / "games.db")
+    game = GAMES["scrabble3"]
+    session = game.start(store, 0, names=["ann", "bob"], control="untimed", seed=2, lexicon_for=lambda ts: lexicon)
+    seen = laid(Board(EXTENDED), "11H", "PLANET")
+    session.press(0, 100)
+    session.judge(200, reading(seen))
+    from dataclasses import replace
+
+    session.state = replace(session.state, bag_size=0)
+    for player, at in ((1, 300), (0, 400)):
+        session.press(player, at)
+        session.judge(at + 50, reading(seen))
+    n0, n1 = (p.rack_size for p in session.state.players)
+    session.enter_racks(600, ["SEAT" + "E" * (n0 - 4), "ABCD" + "E" * (n1 - 4)])
+    mover = session.state.to_move
+    session.press(mover, 700)
+    session.judge(750, reading(laid(seen, "11N", "S")))
+    session.press(1 - mover, 800)
+    session.judge(850, reading(seen))
+    assert session.state.over
+
+    review = game.review(session)(lambda: False)
+    moves = review["moves"]
+    assert review["state"] == "done" and len(moves) == len(session.history_rows)
+    assert [m and m["turn"] for m in moves] == [1, 2, 3, 4, 5]
+    opening = moves[0]
+    planet = session.history_rows[0]["points"]
+    assert (opening["rack"], opening["whole_rack"], opening["scored"]) == ("PLANET", False, planet)
+    # The rules' own best: every word of the lexicon those six tiles spell, laid across or down
+    # through the centre star of the empty board, scored by the rules.
+    empty = Board(EXTENDED)
+    centre = empty.layout.centre
+    tileset = get_tileset(s3.TILESET)
+    best = 0
+    for k in range(2, 7):
+        for word in {"".join(p) for p in permutations("PLANET", k)} & set(lexicon):
+            for start in range(k):
+                for dr, dc in ((0, 1), (1, 0)):
+                    r0, c0 = centre[0] - dr * start, centre[1] - dc * start
+                    tiles = tuple(PlacedTile(r0 + dr * i, c0 + dc * i, ch) for i, ch in enumerate(word))
+                    best = max(best, s3.score_play(empty, Placement(tiles), tileset).total)
+    assert opening["best"]["score"] == best >= planet
+    assert opening["left"] == best - planet
+    # The passes: no rack, no alternative; the final-racks play: counted, not weighed.
+    assert (moves[1]["rack"], moves[1]["best"]) == ("", None)
+    assert moves[3]["unreviewed"] and moves[3]["best"] is None and moves[3]["left"] is None
+    assert review["left"] == {"0": best - planet}
+    # The page offers it: the registry says Scrabble III has a review.
+    assert document(session, 900)["options"]["capabilities"]["review"]

@@ -855,12 +855,13 @@ function reviewLine(i) {
   const r = doc.review;
   const m = r && r.state === "done" ? r.moves[i] : null;
   if (!m) return "";
+  if (m.unreviewed) return m.unreviewed;
   const from = m.whole_rack ? "" : " of its tiles";
   if (!m.rack) return "rack unknown: no alternative";
   if (!m.best) return m.note ? `no alternative: ${m.note}` : `no play${from} found`;
   const best = `${m.best.position} ${m.best.shown} ${m.best.score}`;
   const row = doc.history[i];
-  if (m.left === 0 && row.kind === "play" && !m.came_off && row.position === m.best.position) return "the best play" + from;
+  if (m.left === 0 && (row.kind === "play" || row.kind === "played") && !m.came_off && row.position === m.best.position) return "the best play" + from;
   return `best${from}: ${best}, ${m.left} left`;
 }
 
