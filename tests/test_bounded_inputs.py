@@ -18,7 +18,7 @@ import pytest
 from companion.core.errors import CONFIG_EXIT
 
 from companion.core.errors import CompanionError
-from companion.vision.imagesize import MAX_IMAGE_PIXELS, image_size
+from companion.core.imagesize import MAX_IMAGE_PIXELS, image_size
 
 BOMB_SIDE = 30000
 
@@ -100,7 +100,7 @@ def test_replay_photos_and_a_folder_camera_refuse_the_bomb(bomb, tmp_path):
     proc, peak_mb, _ = _peak_mb("replay-photos", str(folder))
     assert f"{folder / '01.png'}: {BOMB_SIDE} x {BOMB_SIDE} pixels is too large" in one_line_error(proc)
     assert peak_mb < 200, peak_mb
-    from companion.vision.sources import FolderSource
+    from companion.pi.sources import FolderSource
 
     with pytest.raises(CompanionError, match="pixels is too large"):
         FolderSource(folder).read()

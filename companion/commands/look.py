@@ -115,7 +115,7 @@ def _setup(args: argparse.Namespace) -> tuple[Any, Any, str]:
     if args.image is not None:
         return _Photo(args.image), profile, tileset
     if args.source is not None:
-        from companion.vision.sources import open_source
+        from companion.pi.sources import open_source
 
         return _Camera(open_source(args.source)), profile, tileset
     from companion.commands.run import open_camera

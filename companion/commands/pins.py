@@ -3,7 +3,7 @@
     companion pins list      # each button, LED and the buzzer: BCM number and header pin
     companion pins test      # light each LED, sound the buzzer, then press each button
 
-``test`` builds the same devices ``companion run`` does (:class:`~companion.clock.gpio.Panel`,
+``test`` builds the same devices ``companion run`` does (:class:`~companion.pi.gpio.Panel`,
 from the configuration's [pins]), lights each player's LED in turn, beeps the buzzer once, and
 then names every button pressed (lighting its player's LED while it is held) until each has been
 pressed once, or ``--seconds`` have passed: exit 0 when every button was seen, 1 naming those
@@ -67,7 +67,7 @@ DESCRIBED = {**{f"player{i}": f"player {i} button" for i in range(1, 5)},
 def check_wiring(pins: PinMap, factory: Any, out: Callable[[str], None], seconds: float, *,
                  led_s: float = 0.7, lockout_ms: int = 150, now: Callable[[], float] = time.monotonic) -> int:
     """The wiring test on ``factory``'s pins (None: the Pi's); 0 when every button was pressed."""
-    from companion.clock.gpio import Panel
+    from companion.pi.gpio import Panel
 
     try:
         panel = Panel(pins, pin_factory=factory)

@@ -99,7 +99,7 @@ def _camera_ready(cfg: Config, key: str, cam: CameraConfig, service: bool) -> An
     """The camera's profile, loaded; its source checked without opening it (the service may hold
     the camera while this runs): the folder and its photos, the device's path, Picamera2's import."""
     from companion.vision.profile import load_profile
-    from companion.vision.sources import FolderSource, check_device_path, load_picamera2
+    from companion.pi.sources import FolderSource, check_device_path, load_picamera2
 
     paths = [("profile", cam.profile)] + ([("folder", cam.folder)] if cam.source == "folder" else [])
     for what, path in paths:
@@ -139,7 +139,7 @@ def open_camera(cam: CameraConfig, seed: int = 0, step: bool = False) -> Any:
     """A configured camera, opened; a camera that cannot open is one line. ``seed``: the
     synthetic camera's board (one per board at a House table)."""
     from companion.sim.camera import SyntheticSource
-    from companion.vision.sources import FolderSource, OpenCVDeviceSource, Picamera2Source, picamera2_controls
+    from companion.pi.sources import FolderSource, OpenCVDeviceSource, Picamera2Source, picamera2_controls
 
     if cam.source == "picamera2":
         controls = picamera2_controls(cam.focus_cm, cam.exposure_ms, cam.gain)
@@ -156,7 +156,7 @@ def open_camera(cam: CameraConfig, seed: int = 0, step: bool = False) -> Any:
 
 
 def _table(args: argparse.Namespace, cfg: Config, pre: Preflight) -> int:
-    from companion.clock.gpio import Panel
+    from companion.pi.gpio import Panel
     from companion.commands.serve import serving
     from companion.table.house import BoardHub
     from companion.lexicon.store import data_dir

@@ -19,7 +19,7 @@ from companion.sim.scene import SceneSpec, content_from_board, mounted_camera, m
 from companion.vision.calibration import calibrate_empty
 from companion.vision.profile import Profile
 from companion.vision.reader import read_board
-from companion.vision.sources import Clock, FrameSource
+from companion.pi.sources import Clock, FrameSource
 
 
 @dataclass(frozen=True)

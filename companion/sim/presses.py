@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from companion.vision.sources import FolderSource
+from companion.pi.sources import FolderSource
 
 KEYS = {"p": "pause", "r": "roll"}
 

@@ -294,7 +294,7 @@ def lights(s: TableSession, now: int) -> tuple[set[int], set[int]]:
 
 def serve_panel(panel: Any, tables: Sequence[Table], hub: Any, stop: threading.Event, say: Callable[[str], None],
                 table_of: Callable[[int], int] = lambda player: 0) -> None:
-    """The buttons and lights of ``panel`` (:class:`companion.clock.gpio.Panel`) until ``stop``:
+    """The buttons and lights of ``panel`` (:class:`companion.pi.gpio.Panel`) until ``stop``:
     a player's button goes to the table of the player's board (``table_of``; its thread judges
     the press), the pause button to
     the game through the hub; the LEDs follow the session's clocks. Only enqueues and reads:

@@ -1,5 +1,5 @@
 """Reading a board through the camera: finding the grid, reading every square, stabilising
-over frames, and the camera sources. The interface to the outside is the board-reading
+over frames (the camera sources are companion.pi.sources). The interface to the outside is the board-reading
 contract (``../shared/contracts/board-reading.md``), produced by :mod:`companion.vision.reading`."""
 
 # The letter readers `companion read --backend` offers: the project's own classifier, or Tesseract.

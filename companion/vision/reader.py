@@ -22,7 +22,7 @@ from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
-from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
+from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
 from companion.vision.model import SQUARE_READER, read_squares
 from companion.vision.profile import Profile

@@ -1,4 +1,4 @@
-"""`companion pins test` on gpiozero's MockFactory: the real devices (clock.gpio.Panel), mock pins
+"""`companion pins test` on gpiozero's MockFactory: the real devices (pi.gpio.Panel), mock pins
 that a thread presses as a person would, and the pins' recorded states for the LEDs and buzzer."""
 
 from __future__ import annotations

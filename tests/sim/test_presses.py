@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from gpiozero.pins.mock import MockFactory
 
-from companion.clock.gpio import Panel
+from companion.pi.gpio import Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.sim.presses import MockPresses, StepFolder, keyboard
 

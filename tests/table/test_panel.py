@@ -12,7 +12,7 @@ from importlib import resources
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.clock.gpio import BEEPS, Beep, Panel
+from companion.pi.gpio import BEEPS, Beep, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.core.gcg import decode_gcg, parse_gcg
 from companion.sim.tabledemo import Demo

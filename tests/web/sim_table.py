@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.clock.gpio import BEEPS, Beep, Panel
+from companion.pi.gpio import BEEPS, Beep, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.sim.presses import MockPresses, press_pin
 from companion.sim.truth import SimClock, TruthCamera, truth_analyser

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.clock.gpio import Panel
+from companion.pi.gpio import Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.table.classic import TableSession
 from companion.web.app import create_app

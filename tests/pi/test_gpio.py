@@ -28,7 +28,7 @@ from companion.clock.engine import (
     scrabble,
     sudden_death,
 )
-from companion.clock.gpio import Beep, ClockDriver, Panel
+from companion.pi.gpio import Beep, ClockDriver, Panel
 from companion.clock.pins import DEFAULT_PINS, PinMap
 from companion.core.errors import CompanionError
 
@@ -252,7 +252,7 @@ def test_a_pin_in_use_is_one_line(table):
 _WAIT_UNDER_SIGNALS = """
 import os, queue, signal, threading, time
 from gpiozero.pins.mock import MockFactory
-from companion.clock.gpio import Panel
+from companion.pi.gpio import Panel
 from companion.clock.pins import PinMap
 
 panel = Panel(PinMap((17, 27), (), None, None, None), pin_factory=MockFactory())

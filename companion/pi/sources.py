@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.core.errors import CompanionError
-from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
+from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 
 Clock = Callable[[], float]
 

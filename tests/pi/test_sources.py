@@ -13,8 +13,8 @@ import pytest
 
 from companion.core.errors import CompanionError
 from companion.sim.camera import HandPass, SyntheticSource
-from companion.vision import sources
-from companion.vision.sources import (
+from companion.pi import sources
+from companion.pi.sources import (
     FolderSource,
     Frame,
     FrameSource,
