@@ -78,10 +78,10 @@ def calibrate_alphabet(
         for k in LETTER_ARRAYS:
             new[k] = np.concatenate([base.arrays[k][keep], new[k]])
         new_sets = np.concatenate([base.arrays["letter_sets"][keep], new_sets])
-    sets = tuple(s for s in base.sets if s.name != set_name) + (TileSetColour(set_name, rgb),)
+    sets, backs = _with_set(base, TileSetColour(set_name, rgb))
     profile = replace(
         base, tileset=tiles.name, grid=grid, sets=sets, notes={**base.notes, f"alphabet:{set_name}": source}
-    ).with_arrays(**new, letter_sets=new_sets.astype(str))
+    ).with_arrays(**new, **backs, letter_sets=new_sets.astype(str))
     held = {divmod(i, grid) for i in range(len(alphabet_order(tiles)))}
     misread = newly_held(top_down, grid, _without_set(base, set_name), profile, held)
     if misread:
@@ -95,6 +95,18 @@ def calibrate_alphabet(
         notes = {**profile.notes, f"alphabet:{set_name}": note}
         return replace(_without_set(profile, set_name), notes=notes), None
     return profile, rgb
+
+
+def _with_set(profile: Profile, colour: TileSetColour) -> tuple[tuple[TileSetColour, ...], dict[str, np.ndarray]]:
+    """The sets with this one's colour, and the backs' rows that follow the sets' order: a set
+    calibrated again keeps its place (and its backs' row); a new one comes last, its backs not
+    yet known (NaN), so that the other sets' backs stay theirs."""
+    names = [s.name for s in profile.sets]
+    if colour.name in names:
+        return tuple(colour if s.name == colour.name else s for s in profile.sets), {}
+    backs = {k: np.vstack([profile.arrays[k], np.full((1, 3), np.nan, np.float32)]).astype(np.float32)
+             for k in ("set_backs", "set_backs_rel") if k in profile.arrays and len(profile.arrays[k]) == len(names)}
+    return profile.sets + (colour,), backs
 
 
 def _without_set(profile: Profile, name: str) -> Profile:

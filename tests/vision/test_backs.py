@@ -76,3 +76,29 @@ def test_companion_calibrate_layout_backs(tmp_path, camera):
     cv2.imwrite(str(photo), camera._photo(row))
     proc = calibrate(photo)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "square (7, 4) looks empty" in proc.stderr
+
+
+def test_each_sets_backs_stay_its_own_when_another_set_is_calibrated_or_one_again(camera, profile):
+    """The backs' rows follow the sets' order: a second set's alphabet adds a row of its own
+    (not yet known), and calibrating the first set's alphabet again keeps its place, so its
+    backs stay its own (before, it moved to the end and took the other set's backs)."""
+    import numpy as np
+
+    order = alphabet_order(get_tileset("en"))
+    ivory = profile.arrays["set_backs"][0].copy()
+    blue_alphabet = {divmod(i, 15): Square.tile(ch, set="blue") for i, ch in enumerate(order)}
+    two, _ = calibrate_alphabet(camera._photo(blue_alphabet), profile, "blue alphabet", "blue")
+    assert [s.name for s in two.sets] == [SET, "blue"]
+    assert np.array_equal(two.arrays["set_backs"][0], ivory) and np.isnan(two.arrays["set_backs"][1]).all()
+    blue_backs = {(7, c): Square.back(set="blue") for c in range(15)}
+    two, _ = calibrate_backs(camera._photo(blue_backs), two, "blue backs", "blue", list(blue_backs))
+    blue = two.arrays["set_backs"][1].copy()
+    assert np.array_equal(two.arrays["set_backs"][0], ivory) and not np.isnan(blue).any()
+    ivory_alphabet = {divmod(i, 15): Square.tile(ch, set=SET) for i, ch in enumerate(order)}
+    again, _ = calibrate_alphabet(camera._photo(ivory_alphabet), two, "ivory alphabet again", SET)
+    assert [s.name for s in again.sets] == [SET, "blue"]
+    assert np.array_equal(again.arrays["set_backs"][0], ivory) and np.array_equal(again.arrays["set_backs"][1], blue)
+    # And the table reads each set's backs as backs of that set.
+    content = {(3, 3): Square.back(set=SET), (3, 5): Square.back(set="blue")}
+    seen = {(c.row, c.col): c for c in read_board(camera._photo(content), tileset="en", grid=15, profile=again).cells}
+    assert [(seen[s].kind, seen[s].set) for s in ((3, 3), (3, 5))] == [("back", SET), ("back", "blue")]

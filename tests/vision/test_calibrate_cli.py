@@ -59,7 +59,7 @@ def test_calibrate_empty_then_alphabets_then_read(tmp_path):
     assert proc.returncode == 0, proc.stderr
     p = load_profile(profile)
     assert int((p.arrays["letter_sets"] == "pink").sum()) == before
-    assert [s.name for s in p.sets] == ["pink", "ivory"]
+    assert [s.name for s in p.sets] == ["ivory", "pink"]  # in its place: the backs' rows follow this order
 
     game = {(7, c): Square.tile(ch, set="ivory" if c % 2 else "pink") for c, ch in enumerate("SCHÖN", start=5)}
     scene = _scene(game)
