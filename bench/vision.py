@@ -442,46 +442,26 @@ def stranger(n: int, seed0: int = 50000) -> dict[str, Any]:
     tile colours, checked, striped, patterned cloths and wood, lamps' hot spots, boards'
     colours moved far, overhead and phone views, some tiles face down), read without a
     profile (sets not counted: nothing names them) and with the profile the table makes
-    (:func:`table_profile`). Reliability tables per field (bench/reliability.py)."""
-    parts = {"no_profile": Tally(True), "table_profile": Tally(True)}
-    views = {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")}
-    not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
-    refused: dict[int, list[str]] = {}
-    withheld: dict[int, list[str]] = {}  # steps whose colour the profile keeps out (calibration.newly_held)
-    worse = []
-    for seed, phone, spec, scene, profile, why in stranger_tables(n, seed0):
-        if why:
-            refused[seed] = why
-        kept_out = [f"{k}: {v.split(': ', 1)[1]}" for k, v in profile.notes.items()
-                    if isinstance(v, str) and (" not kept" in v or ": not learned" in v)]
-        if kept_out:
-            withheld[seed] = kept_out
-        wrong = {}
-        for part, prof in (("no_profile", None), ("table_profile", profile)):
-            truth = truth_for(scene, prof)
-            started = time.perf_counter()
-            image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
-            try:
-                reading = read_board(image, tileset=spec.tileset, grid=spec.grid, profile=prof, started=started)
-            except NoBoardFound:
-                not_found[part].append(seed)
-                reading = _not_read(spec)
-            parts[part].add(f"stranger-{seed}", truth, reading)
-            views["phone" if phone else "overhead"][part].add(f"stranger-{seed}", truth, reading)
-            wrong[part] = sum(compare([t], [reading.cell(t.row, t.col)])["square"] for t in truth)
-        if wrong["table_profile"] > wrong["no_profile"]:
-            worse.append(f"{seed}: {wrong['no_profile']} -> {wrong['table_profile']} squares wrong")
+    (:func:`table_profile`), by the default square reader. Reliability tables per field
+    (bench/reliability.py). One pass reads every scene for this and for the readers side by
+    side (:func:`stranger_raw`)."""
+    return stranger_default(stranger_raw(n, seed0))
+
+
+def stranger_default(raw: dict[str, Any]) -> dict[str, Any]:
+    """:func:`stranger`'s figures from :func:`stranger_raw`'s pass: the default reader's."""
+    d = raw["default"]
     out: dict[str, Any] = {}
-    for part, tally in parts.items():
-        res = {**tally.result(), "grid_not_found": not_found[part]}
+    for part, tally in d["parts"].items():
+        res = {**tally.result(), "grid_not_found": raw["not_found"][part]}
         if part == "no_profile":
             res["field_error_pct"].pop("set", None)
             res["field_errors"].pop("set", None)
-        res["by_view_square_error_pct"] = {v: views[v][part].result()["square_error_pct"] for v in views}
+        res["by_view_square_error_pct"] = {v: d["views"][v][part].result()["square_error_pct"] for v in d["views"]}
         out[part] = res
-    out["calibration_refused"] = {str(k): v for k, v in refused.items()}
-    out["calibration_withheld"] = {str(k): v for k, v in withheld.items()}
-    out["scenes_worse_with_the_profile"] = worse
+    out["calibration_refused"] = {str(k): v for k, v in d["refused"].items()}
+    out["calibration_withheld"] = {str(k): v for k, v in d["withheld"].items()}
+    out["scenes_worse_with_the_profile"] = d["worse"]
     return out
 
 
@@ -704,13 +684,15 @@ def run() -> dict[str, Any]:
         "seeds": f"30000-{30000 + PHONE_SCENES - 1}",
         **stranger_phone(PHONE_SCENES),
     }
+    # One pass over the stranger's scenes for the default reader and the readers side by side.
+    raw = stranger_raw(STRANGER_SCENES, STRANGER_SEED)
     result["stranger"] = {
         "scenes": STRANGER_SCENES,
         "seeds": f"{STRANGER_SEED}-{STRANGER_SEED + STRANGER_SCENES - 1}",
-        **stranger(STRANGER_SCENES, STRANGER_SEED),
+        **stranger_default(raw),
     }
     result["hands"] = hands(HAND_SCENES)
-    result["square_readers_side_by_side"] = side_by_side()
+    result["square_readers_side_by_side"] = side_by_side(STRANGER_SCENES, raw)
     result["timing"] = timing()
     real_default = result["real"].get("no_profile", {})
     syn = result["synthetic_mounted_every_feature"]
@@ -837,41 +819,67 @@ def side_by_side_other_edition() -> dict[str, Any]:
                    "letter_right_pct": round(100.0 * right[m] / max(on_grid, 1), 2)} for m in READERS}}
 
 
-def side_by_side_stranger(n: int, seed0: int = STRANGER_SEED) -> dict[str, Any]:
-    """:func:`stranger`'s scenes, without and with the table's profile, each reader."""
-    return stranger_summary([stranger_raw(n, seed0)])
+def side_by_side_stranger(n: int, seed0: int = STRANGER_SEED, raw: dict[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`stranger`'s scenes, without and with the table's profile, each reader (``raw``:
+    :func:`stranger_raw`'s pass when made already)."""
+    return stranger_summary([raw if raw is not None else stranger_raw(n, seed0)])
 
 
 def stranger_raw(n: int, seed0: int) -> dict[str, Any]:
-    """What :func:`side_by_side_stranger` counts, of ``n`` scenes from ``seed0`` (picklable: a
-    run split over processes is put together by :func:`stranger_summary`)."""
-
+    """What :func:`side_by_side_stranger` and :func:`stranger` count, of ``n`` scenes from
+    ``seed0``, each scene rendered, calibrated and read once (picklable: a run split over
+    processes is put together by :func:`stranger_summary`). Each photo is read by ``both`` with
+    the other readers' readings of the same grid beside it; the default reader's reading is
+    one of them, its elapsed_ms the reading's less the model's part (the rules' reading comes
+    first, then the network's)."""
+    from companion.vision.model import SQUARE_READER
 
     parts = {p: _tallies(True) for p in ("no_profile", "table_profile")}
     not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
     worse: dict[str, list[str]] = {m: [] for m in READERS}
     cpu, model = [], []
-    for seed, _phone, spec, scene, profile, _why in stranger_tables(n, seed0):
+    default = {"parts": {"no_profile": Tally(True), "table_profile": Tally(True)},
+               "views": {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")},
+               "refused": {}, "withheld": {}, "worse": []}
+    for seed, phone, spec, scene, profile, why in stranger_tables(n, seed0):
+        if why:
+            default["refused"][seed] = why
+        kept_out = [f"{k}: {v.split(': ', 1)[1]}" for k, v in profile.notes.items()
+                    if isinstance(v, str) and (" not kept" in v or ": not learned" in v)]
+        if kept_out:
+            default["withheld"][seed] = kept_out
         wrong: dict[str, dict[str, int]] = {}
         for part, prof in (("no_profile", None), ("table_profile", profile)):
             truth = truth_for(scene, prof)
+            started = time.perf_counter()
             image = decode_image(cv2.imencode(".png", scene.image)[1].tobytes())
             try:
-                readings, ms, mms = _readings(image, tileset=spec.tileset, grid=spec.grid, profile=prof)
+                readings, ms, mms = _readings(image, tileset=spec.tileset, grid=spec.grid, profile=prof, started=started)
                 if part == "no_profile" and spec.camera.size == (1504, 1504):
                     cpu.append(ms)
                     model.append(mms)
+                first = readings["both"]
+                mine = replace(readings[SQUARE_READER], elapsed_ms=first.elapsed_ms - (
+                    float(first.extra["square_model_ms"]) if SQUARE_READER != "both" else 0.0))
             except NoBoardFound:
                 not_found[part].append(seed)
                 readings = {m: _not_read(spec) for m in READERS}
+                mine = _not_read(spec)
             for m in READERS:
                 parts[part][m].add(f"stranger-{seed}", truth, readings[m])
                 wrong.setdefault(m, {})[part] = sum(
                     compare([t], [readings[m].cell(t.row, t.col)])["square"] for t in truth)
+            default["parts"][part].add(f"stranger-{seed}", truth, mine)
+            default["views"]["phone" if phone else "overhead"][part].add(f"stranger-{seed}", truth, mine)
+            wrong.setdefault("default", {})[part] = sum(compare([t], [mine.cell(t.row, t.col)])["square"] for t in truth)
         for m in READERS:
             if wrong[m]["table_profile"] > wrong[m]["no_profile"]:
                 worse[m].append(f"{seed}: {wrong[m]['no_profile']} -> {wrong[m]['table_profile']}")
-    return {"n": n, "seed0": seed0, "parts": parts, "not_found": not_found, "worse": worse, "cpu": cpu, "model": model}
+        if wrong["default"]["table_profile"] > wrong["default"]["no_profile"]:
+            default["worse"].append(f"{seed}: {wrong['default']['no_profile']} -> "
+                                    f"{wrong['default']['table_profile']} squares wrong")
+    return {"n": n, "seed0": seed0, "parts": parts, "not_found": not_found, "worse": worse, "cpu": cpu, "model": model,
+            "default": default}
 
 
 def _merge(a: Tally, b: Tally) -> Tally:
@@ -923,7 +931,7 @@ def stranger_summary(raws: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES) -> dict[str, Any]:
+def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES, raw: dict[str, Any] | None = None) -> dict[str, Any]:
     cv2.setNumThreads(1)
     prepare("de")
     return {
@@ -937,5 +945,5 @@ def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES) -> dict[str, Any]:
         "timing": "CPU time of the process (one thread), decoding excluded: the machine is shared",
         "scrabscrap_80_no_profile": side_by_side_real(),
         "other_edition_detector_project": side_by_side_other_edition(),
-        "stranger": side_by_side_stranger(stranger_scenes),
+        "stranger": side_by_side_stranger(stranger_scenes, raw=raw),
     }
