@@ -117,8 +117,10 @@ def times(doc: dict, label: str) -> None:
                   f"model {statistics.median(v['model_ms'] for v in vs):.1f} ms")
 
 
-def compare(a_path: Path, b_path: Path) -> int:
+def compare(a_path: Path, b_path: Path, common: bool = False) -> int:
     a, b = json.loads(a_path.read_text()), json.loads(b_path.read_text())
+    if common:  # (a dump of some photos against one of all: only the photos both hold)
+        a, b = {k: v for k, v in a.items() if k in b}, {k: v for k, v in b.items() if k in a}
     diffs = []
     for name in sorted(set(a) | set(b)):
         x, y = a.get(name), b.get(name)
@@ -160,11 +162,12 @@ def main() -> int:
     c = sub.add_parser("compare")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
+    c.add_argument("--common", action="store_true", help="only the photos both dumps hold (a dump made with --only)")
     args = ap.parse_args()
     if args.cmd == "dump":
         dump(args.out, args.scenes, args.fresh, args.only)
         return 0
-    return compare(args.before, args.after)
+    return compare(args.before, args.after, args.common)
 
 
 if __name__ == "__main__":
