@@ -63,7 +63,7 @@ import numpy as np
 from companion.core.errors import CompanionError
 from companion.vision.layout import cell_colours, layout_shift
 from companion.vision.lines import coarse_lattices
-from companion.vision.probe import Probe, cell_px, project, shift, shrink
+from companion.vision.probe import Probe, Probes, cell_px, project, shift, shrink
 from companion.vision.refine import Look, find_lines, fit_rigid, refine
 from companion.vision.score import EXTENT_MARGIN, extent, score
 
@@ -257,6 +257,7 @@ def _attempts(
         f = lsd_px / max(gray.shape)
         gray = cv2.resize(gray, (max(1, round(gray.shape[1] * f)), max(1, round(gray.shape[0] * f))), interpolation=cv2.INTER_AREA)
         kg = gray.shape[1] / image.shape[1]
+    probes = Probes(image, (small, k))
     for coarse in coarse_lattices(gray, rows, cols, np.random.default_rng(0), thin):
         if coarse is None:
             yield None
@@ -266,7 +267,7 @@ def _attempts(
         h = np.diag([1 / kg, 1 / kg, 1.0]) @ coarse
         if not np.isfinite(h).all() or cell_px(h, rows, cols) < 3:
             continue  # squares of a few pixels: no board this finder can read
-        probe = Probe(image, cell_px(h, rows, cols), (small, k))
+        probe = probes(cell_px(h, rows, cols))
         look: Look | None
         h, look, _ = refine(probe, h, rows, cols, (FIRST_WINDOW,), None)
         dx, dy, sure = extent(probe, h, rows, cols, look)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import cv2
@@ -519,7 +519,19 @@ def letter_reader(arrays: dict[str, np.ndarray] | None = None) -> LetterReader:
     """The shipped network, with the user's letters from a profile's arrays when present."""
     model = load_model()
     if arrays and "letter_glyphs" in arrays and "letter_codes" in arrays:
-        glyphs = arrays["letter_glyphs"].astype(np.float32) / 255.0
-        codes = arrays["letter_codes"]
-        return LetterReader(model, glyph_features(glyphs), tuple(chr(int(c)) for c in codes))
+        glyphs, codes = np.ascontiguousarray(arrays["letter_glyphs"]), np.ascontiguousarray(arrays["letter_codes"])
+        feats, labels = _own_letters(glyphs.tobytes(), glyphs.shape, glyphs.dtype.str, codes.tobytes(), codes.dtype.str)
+        return LetterReader(model, feats, labels)
     return LetterReader(model)
+
+
+@lru_cache(maxsize=8)
+def _own_letters(glyphs: bytes, shape: tuple[int, ...], dtype: str, codes: bytes, codes_dtype: str
+                 ) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The features of a profile's letter pictures and their letters, worked out once per
+    profile (a reading asks twice, and every photo of a table the same), keyed by the arrays'
+    bytes: a profile changed in place is a new key. The features are read-only (shared)."""
+    pictures = np.frombuffer(glyphs, np.dtype(dtype)).reshape(shape).astype(np.float32) / 255.0
+    feats = glyph_features(pictures)
+    feats.flags.writeable = False
+    return feats, tuple(chr(int(c)) for c in np.frombuffer(codes, np.dtype(codes_dtype)))

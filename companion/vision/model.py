@@ -175,15 +175,27 @@ def combine(
     return out
 
 
+def model_reading(
+    rectified: np.ndarray, rules: Sequence[CellReading], rows: int, cols: int, cell_px: int, margin: float,
+    tileset: TileSet,
+) -> list[CellReading]:
+    """The network's own reading of every square (the ``model`` reader's): the squares cut and
+    the network run once."""
+    squares = cut(rectified, rows, cols, cell_px, margin)
+    return model_cells(beliefs_of(squares), rows, cols, tileset, rules, squares)
+
+
 def read_squares(
     rectified: np.ndarray, rules: Sequence[CellReading], rows: int, cols: int, cell_px: int, margin: float,
-    tileset: TileSet, mode: str = SQUARE_READER,
+    tileset: TileSet, mode: str = SQUARE_READER, model: Sequence[CellReading] | None = None,
 ) -> list[CellReading]:
-    """The squares as ``mode`` reads them, given the hand-written reader's ``rules``."""
+    """The squares as ``mode`` reads them, given the hand-written reader's ``rules``; ``model``:
+    :func:`model_reading` of the same squares when made already (several readers of one photo
+    share the network's one run)."""
     if mode not in SQUARE_READERS:
         raise CompanionError(f"unknown square reader {mode!r} (known: {', '.join(SQUARE_READERS)})")
     if mode == "rules":
         return list(rules)
-    squares = cut(rectified, rows, cols, cell_px, margin)
-    cells = model_cells(beliefs_of(squares), rows, cols, tileset, rules, squares)
-    return combine(rules, cells, mode)
+    if model is None:
+        model = model_reading(rectified, rules, rows, cols, cell_px, margin, tileset)
+    return combine(rules, model, mode)

@@ -54,6 +54,18 @@ def shrink(image: np.ndarray, longest: int) -> np.ndarray:
     return small
 
 
+def probe_source(image: np.ndarray, cell: float, copy: tuple[np.ndarray, float] | None) -> tuple[str, int]:
+    """What a :class:`Probe` for squares of ``cell`` pixels is made from: the shrunk ``copy``
+    (near enough the scale wanted), the image shrunk to that many pixels across, or the image
+    itself. Two probes of one image from the same source are the same."""
+    f = min(1.0, WORK_CELL_PX / max(cell, 1e-6))
+    if copy is not None and 0.75 <= copy[1] / f <= 1.5:
+        return ("copy", 0)
+    if f < 0.95:
+        return ("shrink", round(max(image.shape[:2]) * f))
+    return ("image", 0)
+
+
 _TRANSPOSE = np.array([[0.0, 1, 0], [1, 0, 0], [0, 0, 1]])
 
 
@@ -65,11 +77,12 @@ class Probe:
     the scale wanted."""
 
     def __init__(self, image: np.ndarray, cell: float, copy: tuple[np.ndarray, float] | None = None) -> None:
-        f = min(1.0, WORK_CELL_PX / max(cell, 1e-6))
-        if copy is not None and 0.75 <= copy[1] / f <= 1.5:
+        source = probe_source(image, cell, copy)
+        if source[0] == "copy":
+            assert copy is not None
             small, self.f = copy[0], copy[1]
-        elif f < 0.95:
-            small = shrink(image, round(max(image.shape[:2]) * f))
+        elif source[0] == "shrink":
+            small = shrink(image, source[1])
             self.f = small.shape[1] / image.shape[1]
         else:
             small, self.f = image, 1.0
@@ -208,3 +221,20 @@ class BoardView:
         if self.single:
             prof = prof[..., 0]
         return prof, inside
+
+
+class Probes:
+    """The probes of one image, each made once: the finder's guesses of one search mostly have
+    squares of about the same size, and a probe (a shrink, four channels stretched, the texture's
+    noise) is made from its source alone (:func:`probe_source`). A probe is not changed by its
+    use (its planes are a cache of its own pixels), so guesses may share one."""
+
+    def __init__(self, image: np.ndarray, copy: tuple[np.ndarray, float] | None = None) -> None:
+        self.image, self.copy = image, copy
+        self._made: dict[tuple[str, int], Probe] = {}
+
+    def __call__(self, cell: float) -> Probe:
+        key = probe_source(self.image, cell, self.copy)
+        if key not in self._made:
+            self._made[key] = Probe(self.image, cell, self.copy)
+        return self._made[key]

@@ -24,7 +24,7 @@ from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
-from companion.vision.model import SQUARE_READER, read_squares
+from companion.vision.model import SQUARE_READER, SQUARE_READERS, model_reading, read_squares
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -121,7 +121,10 @@ def read_board(
     top_down = rectify(image, location, CELL_PX, MARGIN)
     rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
     t_model, c_model = time.perf_counter(), time.process_time()
-    cells = read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, square_reader)
+    mine = None  # the network's reading, made once for this reader and every one in ``also``
+    if square_reader in SQUARE_READERS and square_reader != "rules":
+        mine = model_reading(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles)
+    cells = read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, square_reader, mine)
     model_ms = (time.perf_counter() - t_model) * 1000.0
     model_cpu_ms = (time.process_time() - c_model) * 1000.0
     corners = tuple((float(x), float(y)) for x, y in location.corners)
@@ -142,7 +145,10 @@ def read_board(
              "square_reader": square_reader, "square_model_ms": model_ms if square_reader != "rules" else 0.0,
              "square_model_cpu_ms": model_cpu_ms if square_reader != "rules" else 0.0}
     if also:
-        extra["also"] = {m: board(read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, m)) for m in also}
+        if mine is None and any(m != "rules" for m in also):
+            mine = model_reading(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles)
+        extra["also"] = {m: board(read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, m, mine))
+                         for m in also}
     return replace(reading, elapsed_ms=elapsed, extra=extra)
 
 
