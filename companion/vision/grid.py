@@ -120,6 +120,17 @@ class GridLocation:
         dst = np.asarray(corners, np.float64).reshape(4, 2)
         return cls(rows, cols, cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)), score)
 
+    def out_of_view(self, shape: tuple[int, ...], samples: int = 4) -> np.ndarray:
+        """(rows, cols): the share of each square that lies outside a photo of ``shape``
+        (height, width, ...), from ``samples`` x ``samples`` points spread over it. A photo may
+        cut a board's far rows off; what lies there was never seen."""
+        t = (np.arange(samples) + 0.5) / samples
+        gx, gy = np.meshgrid((np.arange(self.cols)[:, None] + t).ravel(), (np.arange(self.rows)[:, None] + t).ravel())
+        x, y = project(self.homography, gx, gy)
+        height, width = shape[:2]
+        outside = ~((x >= 0) & (x < width) & (y >= 0) & (y < height))
+        return outside.reshape(self.rows, samples, self.cols, samples).mean((1, 3))
+
     def scaled(self, factor: float) -> "GridLocation":
         """The same grid in a copy of the image resized by ``factor``."""
         return GridLocation(self.rows, self.cols, np.diag([factor, factor, 1.0]) @ self.homography, self.score)

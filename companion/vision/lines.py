@@ -29,6 +29,7 @@ USUAL_PENCILS = 4
 WIDER_PENCILS = 5
 MEET_REACH = 0.5  # how far (in shortest segments) a segment is lengthened to meet a crossing one
 MEET_SAMPLES = 16  # points along a segment looked up on the crossing family's mask
+RUN_PAST_SPAN = 1.5  # a run of lines may be this many times as long as the span its lines were seen over
 MEET_ROUNDS = 2  # refits to the segments that meet (the first can start far off the board's point)
 
 
@@ -244,8 +245,10 @@ def find_run(values: np.ndarray, weights: np.ndarray, count: int, *, tol: float 
     periods = np.concatenate([diff / m for m in (1, 2, 3)])
     anchors = np.tile(anchor, 3)
     # The grid may reach past the trimmed span (its outer lines are the extreme values, and
-    # a frame or tiles can hide them): a run somewhat longer than the span is allowed.
-    ok = (periods * (count - 1) <= span * 1.25) & (periods * (count - 1) >= span * 0.08)
+    # a frame or tiles can hide them, or the photo cut a few rows off): a run longer than the
+    # span is allowed (the score judges such a grid on its lines in view, of which it asks
+    # most: score.IN_VIEW).
+    ok = (periods * (count - 1) <= span * RUN_PAST_SPAN) & (periods * (count - 1) >= span * 0.08)
     periods, anchors = periods[ok], anchors[ok]
     if len(periods) == 0:
         return None
