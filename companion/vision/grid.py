@@ -304,13 +304,17 @@ def _attempts(
         if placed is not None and placed[:2] != (0, 0):
             h, look, _ = refine(probe, shift(h, placed[0], placed[1]), rows, cols, (0.1, 0.06), look)
             placed = layout_shift(cell_colours(probe, h, rows, cols, 2), rows, cols, 2)
-        line_score = score(probe, h, rows, cols, look)
+        # A grid the layout places is a board's: its lines out of the photo (a crop through
+        # the board) are not held against it. Any other grid's lines must show along their
+        # length (score.score).
+        on_layout = placed is not None and placed[:2] == (0, 0)
+        line_score = score(probe, h, rows, cols, look, on_layout)
         if line_score < GOOD_SCORE:
             # Judge in the channel that shows the lines best on the fitted grid: the one
             # chosen on the rough grid can miss them.
             _, best_look = find_lines(probe, h, rows, cols, 0.06, None, 1)
             if best_look != look:
-                line_score = score(probe, h, rows, cols, best_look)
+                line_score = score(probe, h, rows, cols, best_look, on_layout)
         found_score = line_score
         if placed is not None and placed[:2] == (0, 0):
             # The premium squares where the layout puts them vouch for a grid whose lines are
