@@ -120,6 +120,17 @@ class GridLocation:
         dst = np.asarray(corners, np.float64).reshape(4, 2)
         return cls(rows, cols, cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)), score)
 
+    def out_of_view(self, shape: tuple[int, ...], samples: int = 4) -> np.ndarray:
+        """(rows, cols): the share of each square that lies outside a photo of ``shape``
+        (height, width, ...), from ``samples`` x ``samples`` points spread over it. A photo may
+        cut a board's far rows off; what lies there was never seen."""
+        t = (np.arange(samples) + 0.5) / samples
+        gx, gy = np.meshgrid((np.arange(self.cols)[:, None] + t).ravel(), (np.arange(self.rows)[:, None] + t).ravel())
+        x, y = project(self.homography, gx, gy)
+        height, width = shape[:2]
+        outside = ~((x >= 0) & (x < width) & (y >= 0) & (y < height))
+        return outside.reshape(self.rows, samples, self.cols, samples).mean((1, 3))
+
     def scaled(self, factor: float) -> "GridLocation":
         """The same grid in a copy of the image resized by ``factor``."""
         return GridLocation(self.rows, self.cols, np.diag([factor, factor, 1.0]) @ self.homography, self.score)
@@ -294,13 +305,17 @@ def _attempts(
         if placed is not None and placed[:2] != (0, 0):
             h, look, _ = refine(probe, shift(h, placed[0], placed[1]), rows, cols, (0.1, 0.06), look)
             placed = layout_shift(cell_colours(probe, h, rows, cols, 2), rows, cols, 2)
-        line_score = score(probe, h, rows, cols, look)
+        # A grid the layout places is a board's: its lines out of the photo (a crop through
+        # the board) are not held against it. Any other grid's lines must show along their
+        # length (score.score).
+        on_layout = placed is not None and placed[:2] == (0, 0)
+        line_score = score(probe, h, rows, cols, look, on_layout)
         if line_score < GOOD_SCORE:
             # Judge in the channel that shows the lines best on the fitted grid: the one
             # chosen on the rough grid can miss them.
             _, best_look = find_lines(probe, h, rows, cols, 0.06, None, 1)
             if best_look != look:
-                line_score = score(probe, h, rows, cols, best_look)
+                line_score = score(probe, h, rows, cols, best_look, on_layout)
         found_score = line_score
         if placed is not None and placed[:2] == (0, 0):
             # The premium squares where the layout puts them vouch for a grid whose lines are

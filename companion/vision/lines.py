@@ -29,6 +29,8 @@ USUAL_PENCILS = 4
 WIDER_PENCILS = 5
 MEET_REACH = 0.5  # how far (in shortest segments) a segment is lengthened to meet a crossing one
 MEET_SAMPLES = 16  # points along a segment looked up on the crossing family's mask
+RUN_PAST_SPAN = 1.5  # a run of lines may be this many times as long as the span its lines were seen over
+LONGER_GAIN = 1.0  # lines a run past 1.25 spans must fit beyond any within them to be taken
 MEET_ROUNDS = 2  # refits to the segments that meet (the first can start far off the board's point)
 
 
@@ -244,9 +246,11 @@ def find_run(values: np.ndarray, weights: np.ndarray, count: int, *, tol: float 
     periods = np.concatenate([diff / m for m in (1, 2, 3)])
     anchors = np.tile(anchor, 3)
     # The grid may reach past the trimmed span (its outer lines are the extreme values, and
-    # a frame or tiles can hide them): a run somewhat longer than the span is allowed.
-    ok = (periods * (count - 1) <= span * 1.25) & (periods * (count - 1) >= span * 0.08)
+    # a frame or tiles can hide them): a run somewhat longer than the span is allowed; one
+    # much longer (the photo cut the board's far rows off) only when it fits clearly better.
+    ok = (periods * (count - 1) <= span * RUN_PAST_SPAN) & (periods * (count - 1) >= span * 0.08)
     periods, anchors = periods[ok], anchors[ok]
+    longer = periods * (count - 1) > span * 1.25
     if len(periods) == 0:
         return None
     rel = (pos[None, :] - anchors[:, None]) / periods[:, None]  # (H, n)
@@ -264,7 +268,11 @@ def find_run(values: np.ndarray, weights: np.ndarray, count: int, *, tol: float 
     win = csum[:, count:] - csum[:, :-count]
     start = np.argmax(win, axis=1)
     score = win[np.arange(hyp), start]
-    near = np.flatnonzero(score >= 0.85 * score.max())
+    # Among the runs that fit nearly the best, the longest period wins (see above); runs far
+    # past the span compete only when one fits more lines than any within it.
+    within = score[~longer].max(initial=0.0)
+    pool = (score > within + LONGER_GAIN) if score[longer].max(initial=0.0) > within + LONGER_GAIN else ~longer
+    near = np.flatnonzero(pool & (score >= 0.85 * score[pool].max()))
     best = int(near[np.argmax(periods[near])])
     k0 = start[best] - count
     kb = k[best] - k0

@@ -135,8 +135,14 @@ def read_board(
     else:
         hands = tracker_for(location).update(image)
 
+    # Squares the photo cut off (a board partly out of frame) were never seen: read as a
+    # covered square is, the reader's guess kept but not believed.
+    off = location.out_of_view(image.shape)
+
     def board(read: list) -> BoardReading:
         reading = BoardReading(grid, grid, corners, tuple(read))
+        if off.any():
+            reading = apply_occlusion(reading, off)
         return apply_occlusion(reading, hands) if hands.present or tracker_for is not None else reading
 
     reading = board(cells)

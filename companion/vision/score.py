@@ -18,6 +18,9 @@ from companion.vision.refine import Look, ridge
 LINE_EVIDENCE = 3.0  # a whole line stands this many times its noise out of its surroundings
 ALONG = 5  # profiles averaged along a line when judging it
 EXTENT_MARGIN = 4  # squares tried beyond the coarse grid on every side
+PARTS = 3  # pieces of a line judged apart: a grid line is seen along most of them
+PART_SHARE = 0.6  # of a line's pieces in view that must show it
+IN_VIEW = 0.7  # of a family's grid lines in the photo: enough to judge the grid on those alone
 
 
 def _along() -> np.ndarray:
@@ -38,54 +41,83 @@ def evidence_view(probe: Probe, h: np.ndarray, rows: int, cols: int, look: Look,
 
 
 def line_evidence(
-    probe: Probe, view: BoardView, family: int, ks: np.ndarray, span: tuple[float, float], look: Look
-) -> np.ndarray:
+    probe: Probe, view: BoardView, family: int, ks: np.ndarray, span: tuple[float, float], look: Look,
+    parts: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
     """How clearly each line ``x = k`` (family 0) or ``y = k`` (family 1) shows over ``span``
     of the other coordinate, in units of its noise: the profiles across it, taken twice a
     square, are averaged (their absolute line response when the board shows lines of both
     kinds), and the response at the line is compared with the average's spread around it
-    (0.15 to 0.45 of a square either side)."""
+    (0.15 to 0.45 of a square either side). Also whether each line is in view: seen at three
+    places or more along it (the rest of it is outside the photo). Both (len(ks), 1 + parts):
+    the whole line first, then the span cut into ``parts`` equal pieces, each judged alone."""
     step = 1.0 / view.px
     width, reach = _evidence_reach(view.px)
     ts = np.arange(span[0] + 0.3, span[1], 0.5)
     prof, inside = view.profiles(family, ks, ts, reach + width, _along())
     resp = ridge(prof, width)
     resp = np.abs(resp) if look[1] == 0 else resp * look[1]
-    count = inside.sum(1)
-    mean = np.where(inside[..., None], resp, 0.0).sum(1) / np.maximum(count, 1)[:, None]
+    piece = np.minimum(((ts - span[0]) / (span[1] - span[0]) * parts).astype(int), parts - 1)
+    pieces = np.vstack((np.ones(len(ts), bool), piece[None, :] == np.arange(parts)[:, None])) if parts > 1 \
+        else np.ones((1, len(ts)), bool)
+    within = inside[:, None, :] & pieces[None]  # (K, 1 + parts, T)
+    count = within.sum(-1)
+    mean = np.einsum("kpt,kts->kps", within.astype(resp.dtype), np.where(inside[..., None], resp, 0.0))
+    mean /= np.maximum(count, 1)[..., None]
     s = np.arange(-reach, reach + 1) * step
     centre = np.abs(s) <= 0.06
     flank = (np.abs(s) >= 0.15) & (np.abs(s) <= 0.45)
+    in_view = count >= 3
     if not centre.any() or flank.sum() < 2:
-        return np.zeros(len(ks))  # squares of a few pixels: no line to tell from its flanks
-    at_line = mean[:, centre].max(1)
-    base = median(mean[:, flank], axis=1)
-    spread = median(np.abs(mean[:, flank] - base[:, None]), axis=1)
+        return np.zeros(count.shape), in_view  # squares of a few pixels: no line to tell from its flanks
+    at_line = mean[..., centre].max(-1)
+    base = median(mean[..., flank], axis=-1)
+    spread = median(np.abs(mean[..., flank] - base[..., None]), axis=-1)
     # The noise of a mean of `count` profiles, and never less than a sliver of the signal.
     noise = np.maximum(spread, float(probe.noise[look[0]]) / np.sqrt(np.maximum(count, 1))) + 0.2
-    return np.where(count >= 3, (at_line - base) / noise, 0.0)
+    return np.where(in_view, (at_line - base) / noise, 0.0), in_view
 
 
-def score(probe: Probe, h: np.ndarray, rows: int, cols: int, look: Look) -> float:
+def score(probe: Probe, h: np.ndarray, rows: int, cols: int, look: Look, placed: bool = False) -> float:
     """0..1, how surely this is the grid: for each family of lines, the share of grid lines
     that stand out of their surroundings (:func:`line_evidence` over :data:`LINE_EVIDENCE`),
     taken on even and on odd lines apart and the smaller kept (a lattice of half the true
     spacing sees every other line only), less the share standing out through the squares'
     middles (as high on texture and noise); nothing when the two lines beyond the grid on one
     side stand out as well (the lattice goes on: a larger board, graph paper). The weaker
-    family decides."""
+    family decides.
+
+    ``placed``: the caller found the premium squares where the layout puts them on this grid,
+    a board's. A photo may cut its far rows or columns off: only the lines in view are then
+    judged, when they are most of the grid's (:data:`IN_VIEW` of each family's lines). Any
+    other grid's lines out of view count as unseen (a cloth's lattice runs out of the photo
+    too), and each line must show along most of its length (:data:`PARTS`), not in one part
+    only: a lattice a dozen squares off the board's, half on it and half on the cloth beside,
+    shows its lines on the board's half. (A board's own lines hide under rows of tiles: that
+    is asked of a grid the layout does not vouch for only.)"""
     view = evidence_view(probe, h, rows, cols, look, -2.0, 2.0)
     scores = []
     for family, (n_lines, n_along) in enumerate(((cols, rows), (rows, cols))):
         grid_ks = np.arange(n_lines + 1, dtype=np.float64)
         beyond = np.array([-2.0, -1.0, n_lines + 1.0, n_lines + 2.0])
         ks = np.concatenate((grid_ks, beyond, np.arange(n_lines) + 0.5))
-        ev = line_evidence(probe, view, family, ks, (0.0, float(n_along)), look) > LINE_EVIDENCE
+        strength, in_parts = line_evidence(probe, view, family, ks, (0.0, float(n_along)), look, PARTS)
+        along = ((strength[:, 1:] > LINE_EVIDENCE) & in_parts[:, 1:]).sum(1)
+        ev = strength[:, 0] > LINE_EVIDENCE
+        if not placed:
+            ev &= along >= PART_SHARE * np.maximum(in_parts[:, 1:].sum(1), 1)
+        shown = in_parts[:, 0]
         inner, outside, between = ev[: n_lines + 1], ev[n_lines + 1 : n_lines + 5], ev[n_lines + 5 :]
-        seen = float(inner.mean())
+        judged, judged_between = shown[: n_lines + 1], shown[n_lines + 5 :]
+        if not placed or judged.mean() < IN_VIEW or not judged_between.any():
+            # Too little in view: the lines out of it count as unseen.
+            judged, judged_between = np.ones_like(judged), np.ones_like(judged_between)
+        seen = float(inner[judged].mean())
         if seen <= 0:
             return 0.0
-        parity = min(float(inner[0::2].mean()), float(inner[1::2].mean()))
+        parity = min(float(inner[0::2][judged[0::2]].mean()) if judged[0::2].any() else 0.0,
+                     float(inner[1::2][judged[1::2]].mean()) if judged[1::2].any() else 0.0)
+        between = between[judged_between]
         # Two lines beyond the grid on one side: the lattice goes on. A single line there is
         # often the board's own frame or print, a square away by chance.
         goes_on = outside[:2].all() or outside[2:].all()

@@ -36,3 +36,18 @@ def test_an_empty_board_on_a_red_checked_cloth_calibrates() -> None:
     profile = calibrate_empty(scene.image, Profile(tileset="en"), "empty.png")
     corners = np.array(profile.corners)
     assert _off_by(GridLocation.from_corners(corners, 15, 15), scene) < 0.3
+
+
+def _stranger_scene(seed: int, empty: bool):
+    rng = np.random.default_rng(seed)
+    spec = stranger(rng, phone=bool(rng.random() < 0.5))
+    return render(replace(spec, content={}), seed, frame=1) if empty else render(spec, seed)
+
+
+def test_a_lattice_half_on_the_board_half_on_the_cloth_is_not_taken() -> None:
+    # Development seeds (the benchmark's are 50000-50199), phones on checked cloths: a lattice
+    # a dozen (52031) or fourteen (52157) squares off the board's, its lines seen on the
+    # board's part of them only, scored above the board before (score.PARTS).
+    for seed, empty in ((52031, False), (52157, True)):
+        scene = _stranger_scene(seed, empty)
+        assert _off_by(locate_grid(scene.image, 15, 15), scene) < 0.2, seed
