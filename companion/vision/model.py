@@ -19,6 +19,8 @@ How its answers meet the hand-written reader's (:mod:`companion.vision.cells`) i
   below it; :data:`RULES_SURE` 0 never does: measured, the model's answers lost letters the
   rules had right.) The token is always the rules': the model's token head sees tokens on
   real photos' empty squares (470 of 18,000 squares).
+- ``calibrated``: the rules' answer, its confidence the probability that it is right given the
+  rules' confidence and the network's beliefs (:mod:`companion.vision.confidence`).
 """
 
 from __future__ import annotations
@@ -27,17 +29,18 @@ import json
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
-from typing import Sequence
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
 
 from companion.core.errors import CompanionError
 from companion.core.tiles import TileSet
+from companion.vision.confidence import calibrate_cells, evidence
 from companion.vision.reading import BLANK_FACE, BLANK_TURN, KINDS, ROTATIONS, CellReading
 from companion.vision.squares import SIZE, cut
 
-SQUARE_READERS: tuple[str, ...] = ("rules", "model", "both")
+SQUARE_READERS: tuple[str, ...] = ("rules", "model", "both", "calibrated")
 # The default, chosen by the figures (docs/vision-model.md): "both" halves the confident errors
 # on strangers, but its doubts make the table ask about real tournament photos the rules read
 # right (the replays of tests/table/test_replay.py then record a pass for a play).
@@ -180,10 +183,25 @@ def read_squares(
     tileset: TileSet, mode: str = SQUARE_READER,
 ) -> list[CellReading]:
     """The squares as ``mode`` reads them, given the hand-written reader's ``rules``."""
+    return read_squares_fields(rectified, rules, rows, cols, cell_px, margin, tileset, mode)[0]
+
+
+def read_squares_fields(
+    rectified: np.ndarray, rules: Sequence[CellReading], rows: int, cols: int, cell_px: int, margin: float,
+    tileset: TileSet, mode: str = SQUARE_READER, backs_known: bool = False,
+) -> tuple[list[CellReading], dict[str, Any] | None]:
+    """:func:`read_squares`, and for ``calibrated`` each field's probability of being right per
+    square (:data:`companion.vision.confidence.FIELDS`) and the ``evidence`` they came from
+    (``backs_known``: the profile knows the sets' backs)."""
     if mode not in SQUARE_READERS:
         raise CompanionError(f"unknown square reader {mode!r} (known: {', '.join(SQUARE_READERS)})")
     if mode == "rules":
-        return list(rules)
+        return list(rules), None
     squares = cut(rectified, rows, cols, cell_px, margin)
-    cells = model_cells(beliefs_of(squares), rows, cols, tileset, rules, squares)
-    return combine(rules, cells, mode)
+    beliefs = beliefs_of(squares)
+    if mode == "calibrated":
+        ev = evidence(rules, beliefs, load_square_model().letters, tileset, backs_known)
+        cells, fields = calibrate_cells(rules, ev)
+        return cells, {**fields, "evidence": ev}
+    cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
+    return combine(rules, cells, mode), None

@@ -24,7 +24,7 @@ from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
-from companion.vision.model import SQUARE_READER, read_squares
+from companion.vision.model import SQUARE_READER, read_squares_fields
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -121,7 +121,12 @@ def read_board(
     top_down = rectify(image, location, CELL_PX, MARGIN)
     rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
     t_model, c_model = time.perf_counter(), time.process_time()
-    cells = read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, square_reader)
+    backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
+
+    def squares(mode: str) -> tuple[list, dict | None]:
+        return read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known)
+
+    cells, fields = squares(square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0
     model_cpu_ms = (time.process_time() - c_model) * 1000.0
     corners = tuple((float(x), float(y)) for x, y in location.corners)
@@ -132,17 +137,26 @@ def read_board(
     else:
         hands = tracker_for(location).update(image)
 
-    def board(read: list) -> BoardReading:
+    def board(read: list, fields: dict | None = None) -> BoardReading:
         reading = BoardReading(grid, grid, corners, tuple(read))
-        return apply_occlusion(reading, hands) if hands.present or tracker_for is not None else reading
+        if hands.present or tracker_for is not None:
+            reading = apply_occlusion(reading, hands)
+        if fields is None:
+            return reading
+        # Each field's probability (the benchmark's reliability tables), no surer than its
+        # square after a hand lowered it.
+        lowered = np.array([b.confidence < a.confidence for a, b in zip(read, reading.cells)])
+        square = np.array([c.confidence for c in reading.cells])
+        per_field = {f: np.where(lowered, np.minimum(p, square), p) for f, p in fields.items() if f != "evidence"}
+        return replace(reading, extra={"field_confidence": per_field, "evidence": fields["evidence"]})
 
-    reading = board(cells)
+    reading = board(cells, fields)
     elapsed = (time.perf_counter() - t0) * 1000.0
-    extra = {"grid_score": location.score, "hand": hands.present, "motion": hands.motion,
+    extra = {**reading.extra, "grid_score": location.score, "hand": hands.present, "motion": hands.motion,
              "square_reader": square_reader, "square_model_ms": model_ms if square_reader != "rules" else 0.0,
              "square_model_cpu_ms": model_cpu_ms if square_reader != "rules" else 0.0}
     if also:
-        extra["also"] = {m: board(read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, m)) for m in also}
+        extra["also"] = {m: board(*squares(m)) for m in also}
     return replace(reading, elapsed_ms=elapsed, extra=extra)
 
 
