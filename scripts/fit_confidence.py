@@ -92,13 +92,21 @@ def collect(seed0: int, scenes: int, cache: Path) -> None:
 
 # Which squares each field is fitted on: a field a group does not have (a turn of a blank, a
 # letter of an empty square) follows from another (Calibrator.field_probabilities).
-APPLIES = {"kind": (0, 1, 2, 3), "letter": (1, 2), "rotation": (1,), "token": (0, 1, 2, 3), "square": (0, 1, 2, 3)}
+APPLIES = {"kind": (0, 1, 2, 3, 4), "letter": (1, 2, 4), "rotation": (1,), "token": (0, 1, 2, 3, 4),
+           "square": (0, 1, 2, 3, 4)}
 MIN_ROWS = 30  # fewer squares of a group than this: its weights are the field's over all groups
+
+
+def regroup(group: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The groups of :data:`GROUPS` (a cache of four groups: a blank without backs split off)."""
+    group = group.copy()
+    group[(group == 2) & (x[:, FEATURES.index("backs_known")] == 0)] = GROUPS.index("blank_no_backs")
+    return group
 
 
 def fit(cache: Path) -> Calibrator:
     d = np.load(cache)
-    g, x, y = d["group"], d["x"], d["y"].astype(float)
+    g, x, y = regroup(d["group"], d["x"]), d["x"], d["y"].astype(float)
     weights = {}
     counts: dict[str, dict[str, list[int]]] = {}
     for f in FIELDS:

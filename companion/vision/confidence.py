@@ -9,8 +9,8 @@ beliefs. Here both become one calibrated probability per field, for the rules' a
   probability of the rules' kind, letter, turn and token; its best other kind, letter and turn
   and their probabilities; whether it agrees; whether the profile knows the sets' backs;
 - a **group** by what the rules read: empty, a lettered face-up tile, a face-up blank, a face-down
-  tile (a blank and a back look alike where no backs profile tells them apart: the group and
-  the ``backs_known`` feature let the calibrator say so);
+  tile, and a face-up blank where no profile knows the backs (a blank and a back look alike
+  there: its own group lets the calibrator say so);
 - per field (kind, letter, turn, token, and the square as a whole) and group, a tiny logistic
   model over the evidence's logits: P(field right) = sigmoid(w . x). Its weights are monotone
   where they should be: never less sure as the rules' confidence or the network's probability
@@ -38,7 +38,10 @@ from companion.core.tiles import TileSet
 from companion.vision.reading import BLANK_FACE, KINDS, ROTATIONS, CellReading
 
 FIELDS: tuple[str, ...] = ("kind", "letter", "rotation", "token", "square")
-GROUPS: tuple[str, ...] = ("empty", "letter", "blank", "back")
+# A face-up blank where no profile knows the sets' backs is a group of its own: there a back and a
+# blank look alike (a plain tile of an unknown colour), and the calibrator learns how often the
+# one is the other.
+GROUPS: tuple[str, ...] = ("empty", "letter", "blank", "back", "blank_no_backs")
 # The evidence, one column each; every probability enters as its logit (clipped: a network's
 # 0 or 1 is not infinitely sure). Columns absent for a group (a turn for an empty square) are 0.
 FEATURES: tuple[str, ...] = (
@@ -73,12 +76,14 @@ class Evidence:
     x: np.ndarray  # (N, len(FEATURES)) float64
 
 
-def group_of(cell: CellReading) -> int:
+def group_of(cell: CellReading, backs_known: bool) -> int:
     if cell.kind == "empty":
         return 0
     if cell.kind == "back":
         return 3
-    return 2 if cell.letter == BLANK_FACE else 1
+    if cell.letter == BLANK_FACE:
+        return 2 if backs_known else 4
+    return 1
 
 
 def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str], tileset: TileSet,
@@ -94,7 +99,7 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
     letter_p = beliefs.letter * allowed
     letter_p = letter_p / np.maximum(letter_p.sum(axis=1, keepdims=True), 1e-12)
     index = {ch: i for i, ch in enumerate(letters)}
-    group = np.array([group_of(c) for c in rules], np.int64)
+    group = np.array([group_of(c, backs_known) for c in rules], np.int64)
     kind_i = np.array([KINDS.index(c.kind) for c in rules])
     rows = np.arange(n)
     pk = beliefs.kind[rows, kind_i]
@@ -144,7 +149,8 @@ class Calibrator:
         out = {f: sigmoid(np.einsum("ij,ij->i", ev.x, self.weights[f][ev.group])) for f in FIELDS}
         plain = (ev.group == 0) | (ev.group == 3)
         out["letter"] = np.where(plain, out["kind"], out["letter"])
-        out["rotation"] = np.where(plain, out["kind"], np.where(ev.group == 2, out["letter"], out["rotation"]))
+        blank = (ev.group == 2) | (ev.group == 4)
+        out["rotation"] = np.where(plain, out["kind"], np.where(blank, out["letter"], out["rotation"]))
         # The whole square is right only if each field is: never surer than its least sure field.
         least = np.minimum.reduce([out[f] for f in ("kind", "letter", "rotation", "token")])
         out["square"] = np.minimum(out["square"], least)

@@ -26,7 +26,8 @@ How its answers meet the hand-written reader's (:mod:`companion.vision.cells`) i
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+import threading
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any, Sequence
@@ -41,10 +42,12 @@ from companion.vision.reading import BLANK_FACE, BLANK_TURN, KINDS, ROTATIONS, C
 from companion.vision.squares import SIZE, cut
 
 SQUARE_READERS: tuple[str, ...] = ("rules", "model", "both", "calibrated")
-# The default, chosen by the figures (docs/vision-model.md): "both" halves the confident errors
-# on strangers, but its doubts make the table ask about real tournament photos the rules read
-# right (the replays of tests/table/test_replay.py then record a pass for a play).
-SQUARE_READER = "rules"
+# The default, chosen by the figures (docs/vision-confidence.md): "calibrated" keeps the rules'
+# answers with honest confidences; on strangers it has fewer confident errors than the rules and
+# asks about fewer tiles, and on the real tournament photos it asks about none ("both" halves
+# the confident errors too, but its doubts made the table ask about real photos the rules read
+# right: the replays of tests/table/test_replay.py then recorded a pass for a play).
+SQUARE_READER = "calibrated"
 RULES_SURE = 0.0  # the rules keep their answer at any confidence (docs/vision-model.md)
 DISAGREE_CAP = 0.45  # below the table's SURE (0.5): a square the two readers see apart is asked
 OUTPUTS = ("kind", "letter", "turn", "token", "embedding")
@@ -55,6 +58,9 @@ class SquareModel:
     net: cv2.dnn.Net
     letters: tuple[str, ...]
     temperatures: dict[str, float]
+    # One network, its input and outputs its own state: two tables' threads (a house match's two
+    # boards) running it at once broke OpenCV's forward pass (an assertion on a buffer's shape).
+    lock: threading.Lock = field(default_factory=threading.Lock, compare=False)
 
 
 @dataclass(frozen=True)
@@ -94,8 +100,9 @@ def beliefs_of(squares: np.ndarray) -> Beliefs:
     if squares.shape[1:] != (SIZE, SIZE, 3):
         raise ValueError(f"squares of shape {squares.shape[1:]}, expected {(SIZE, SIZE, 3)}")
     blob = np.ascontiguousarray(squares.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
-    model.net.setInput(blob)
-    outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
+    with model.lock:
+        model.net.setInput(blob)
+        outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
     t = model.temperatures
     return Beliefs(
         kind=_softmax(outs["kind"], t["kind"]), letter=_softmax(outs["letter"], t["letter"]),

@@ -82,7 +82,7 @@ def test_fields_follow_from_each_other_and_the_square_is_never_surer_than_a_fiel
         assert (p["square"] <= p[f] + 1e-12).all()
     plain = (ev.group == 0) | (ev.group == 3)
     assert np.array_equal(p["letter"][plain], p["kind"][plain])
-    blank = ev.group == GROUPS.index("blank")
+    blank = (ev.group == GROUPS.index("blank")) | (ev.group == GROUPS.index("blank_no_backs"))
     assert np.array_equal(p["rotation"][blank], p["letter"][blank])
 
 
