@@ -884,9 +884,9 @@ def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES) -> dict[str, Any]:
     return {
         "readers": {"rules": "companion/vision/cells.py alone", "model": "the learned model (model.py) alone",
                     "both": "the rules' answer; where the model sees another kind, letter or turn, asked "
-                            "(confidence capped at 0.45). Not the default (model.SQUARE_READER is rules): "
+                            "(confidence capped at 0.45). Not the default (model.SQUARE_READER is calibrated): "
                             "docs/vision-model.md says why",
-                    "calibrated": "the rules' answer, its confidence (and each field's) the calibrated "
+                    "calibrated": "the default: the rules' answer, its confidence (and each field's) the calibrated "
                                   "probability of being right from the rules' and the network's evidence "
                                   "(companion/vision/confidence.py, docs/vision-confidence.md)",
                     "both_rules_at_0.5": "as both, but the model's answer where the rules are below 0.5",

@@ -70,13 +70,15 @@ def profile_hint(profile: Profile | None, image: np.ndarray, grid: int) -> GridL
 
 def prepare(tileset: str = "en", grid: int = 15) -> None:
     """Load and build, once per process, what every reading uses: the letter network, the
-    tile set and layout, OpenCV's colour tables (its first Lab conversion builds them, about
-    170 ms) and the line detector; and the C heap set to keep freed buffers for the next
-    reading (:mod:`companion.pi.heap`). Part of starting the process, as a camera's stream pays it
-    once: ``companion read`` calls it before the clock of elapsed_ms starts."""
+    square network and its confidence calibrator, the tile set and layout, OpenCV's colour
+    tables (its first Lab conversion builds them, about 170 ms) and the line detector; and the
+    C heap set to keep freed buffers for the next reading (:mod:`companion.pi.heap`). Part of
+    starting the process, as a camera's stream pays it once: ``companion read`` calls it before
+    the clock of elapsed_ms starts."""
     import numpy.ma  # noqa: F401  (numpy imports these on first use: nanmedian, default_rng)
     import numpy.random  # noqa: F401
 
+    from companion.vision.confidence import load_calibrator
     from companion.vision.letters import load_model
     from companion.vision.model import load_square_model
     from companion.vision.lines import _lsd
@@ -84,6 +86,7 @@ def prepare(tileset: str = "en", grid: int = 15) -> None:
     keep_freed_memory()
     load_model()
     load_square_model()
+    load_calibrator()
     get_tileset(tileset)
     layout_for_grid(grid)
     _lsd()
@@ -106,7 +109,9 @@ def read_board(
     count decoding in elapsed_ms, as the contract asks). ``tracker_for``: over a stream, the
     hand tracker for the grid found (it sees motion and what one frame cannot); without it the
     one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move.
-    ``square_reader``: the rules, the learned model or both (:mod:`companion.vision.model`);
+    ``square_reader``: the rules, the learned model, both, or the rules with calibrated
+    confidences (:mod:`companion.vision.model`; its field probabilities and their evidence
+    go in ``extra["field_confidence"]`` and ``extra["evidence"]``);
     ``also``: other square readers whose readings of the same photo go in ``extra["also"]``
     (the benchmark's side by side; their time is not in elapsed_ms)."""
     t0 = time.perf_counter() if started is None else started
