@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lexicons glyphs model clean install
+.PHONY: test demo bench lexicons glyphs model confidence clean install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,13 @@ model: $(STAMP)
 	$(BIN)/python scripts/make_squares.py --seed0 90000 --scenes 120 --out $(SQUARES)/val.npz
 	$(BIN)/python scripts/train_squares.py --train $(SQUARES)/train_a.npz $(SQUARES)/train_b.npz \
 		--val $(SQUARES)/val.npz --out companion/vision/data --epochs 5
+	$(MAKE) confidence
+
+# The confidence calibrator (companion/vision/confidence.py) on development renders the network
+# and the benchmarks never see (trainscene seeds 91000-91299): companion/vision/data/confidence.json.
+# It depends on the square model: `make model` refits it.
+confidence: $(STAMP)
+	$(BIN)/python scripts/fit_confidence.py --seed0 91000 --scenes 300
 
 # On a Raspberry Pi: the systemd service (systemd/install.sh refuses anywhere else, or without root).
 install:

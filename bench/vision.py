@@ -47,7 +47,7 @@ from companion.vision.profile import Profile, TileSetColour
 from companion.vision.model import combine
 from companion.vision.reader import decode_image, prepare, read_board, read_file
 from companion.vision.grid import NoBoardFound
-from companion.vision.reading import BoardReading, CellReading, compare, empty_cells
+from companion.vision.reading import BLANK_FACE, BoardReading, CellReading, compare, empty_cells
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 PHOTOS = SHARED / "photos" / "scrabscrap"
@@ -83,6 +83,23 @@ def _truth_photos() -> list[tuple[str, Path, list[CellReading]]]:
     return out
 
 
+def _plain(cell: CellReading) -> str | None:
+    """``back`` or ``blank`` for a tile with nothing printed on it as seen (a face-down tile, a
+    face-up blank), which only a profile of the backs tells apart; None otherwise."""
+    return "back" if cell.kind == "back" else "blank" if cell.kind == "tile" and cell.letter == BLANK_FACE else None
+
+
+def _backs_and_blanks(seen: list[tuple[str, str, float]]) -> dict[str, Any]:
+    """Squares a back or a blank in truth or in the reading: per (truth, read) pair, how many,
+    their mean confidence and how many at 0.5 or more (a back read as a blank at 0.5 or more is
+    a face-down tile the table takes for a blank without asking)."""
+    pairs: dict[str, list[float]] = {}
+    for t, r, conf in seen:
+        pairs.setdefault(f"{t} read {r}", []).append(conf)
+    return {k: {"squares": len(v), "mean_confidence": round(float(np.mean(v)), 3),
+                "at_0.5_or_more": int(sum(c >= 0.5 for c in v))} for k, v in sorted(pairs.items())}
+
+
 class Tally:
     """Errors by field over many boards, and the times."""
 
@@ -94,23 +111,37 @@ class Tally:
         self.times: list[float] = []
         self.wrong: list[str] = []
         self.confident_wrong = 0
+        self.asked = 0  # squares read as holding a tile below the table's SURE: the table asks
+        self.backs_and_blanks: list[tuple[str, str, float]] = []  # (truth, read, confidence)
         self.reliability = {k: Reliability() for k in ("square", *FIELDS)}
 
     def add(self, name: str, truth: Sequence[CellReading], reading: BoardReading) -> None:
         errors = compare(truth, reading.cells)
         cells = {(c.row, c.col): c for c in reading.cells}
+        # A reader that gives each field its own probability (the calibrated reader,
+        # companion/vision/confidence.py) is judged field by field on it; any other on its one
+        # confidence per square (a set has none of its own: the square's).
+        fields = reading.extra.get("field_confidence") or {}
         for t in truth:
             r = cells[(t.row, t.col)]
+            i = t.row * reading.cols + t.col
+
+            def conf(field: str) -> float:
+                return float(fields[field][i]) if field in fields else r.confidence
+
             rel = self.reliability
             rel["square"].add(r.confidence, not compare([t], [r])["square"])
-            rel["kind"].add(r.confidence, r.kind == t.kind)
-            rel["token"].add(r.confidence, r.token == t.token)
+            rel["kind"].add(conf("kind"), r.kind == t.kind)
+            rel["token"].add(conf("token"), r.token == t.token)
             if t.kind == "tile":
-                rel["letter"].add(r.confidence, r.letter == t.letter)
+                rel["letter"].add(conf("letter"), r.letter == t.letter)
                 if t.rotation is not None:
-                    rel["rotation"].add(r.confidence, r.rotation == t.rotation)
+                    rel["rotation"].add(conf("rotation"), r.rotation == t.rotation)
             if t.kind != "empty" and t.set is not None:
                 rel["set"].add(r.confidence, r.set == t.set)
+            self.asked += r.kind != "empty" and r.confidence < 0.5
+            if _plain(t) or _plain(r):
+                self.backs_and_blanks.append((_plain(t) or t.kind, _plain(r) or r.kind, r.confidence))
         for k in self.errors:
             self.errors[k] += errors.get(k, 0)
         self.boards += 1
@@ -144,6 +175,8 @@ class Tally:
             },
             "field_errors": {k: self.errors[k] for k in FIELDS},
             "wrong_with_confidence_0.5_or_more": self.confident_wrong,
+            "tiles_asked_below_0.5": self.asked,
+            "backs_and_blanks": _backs_and_blanks(self.backs_and_blanks),
             "elapsed_ms_median": round(statistics.median(self.times), 1) if self.times else None,
             "elapsed_ms_p95": round(percentile(self.times, 95), 1) if self.times else None,
             "examples_of_errors": self.wrong,
@@ -595,7 +628,7 @@ def _timing_photos(stranger_scenes: int) -> dict[str, list[tuple[str, bytes, str
 
 def timing(stranger_scenes: int = TIMING_STRANGER_SCENES) -> dict[str, Any]:
     """Median wall and CPU ms per 1504 x 1504 photo, decoding included, on one core: the default
-    square reader and ``both``, the model's share, the decoding's, and a Raspberry Pi 4 estimate."""
+    square reader, the rules alone and ``both``, the model's share, the decoding's, and a Raspberry Pi 4 estimate."""
     from companion.vision.model import SQUARE_READER
 
     cv2.setNumThreads(1)
@@ -608,7 +641,8 @@ def timing(stranger_scenes: int = TIMING_STRANGER_SCENES) -> dict[str, Any]:
                      "(Pi 4, Cortex-A72 1.5 GHz) against about 1,350 (this machine's core); applied to the CPU "
                      "medians; an estimate, not a measurement on a Pi",
     }
-    readers = (SQUARE_READER, "both") if SQUARE_READER != "both" else ("both",)
+    # The default, the rules alone (what the network adds to it), and both.
+    readers = tuple(dict.fromkeys((SQUARE_READER, "rules", "both")))
     for set_name, photos in _timing_photos(stranger_scenes).items():
         got: dict[str, dict[str, list[float]]] = {m: {"wall": [], "cpu": [], "model_wall": [], "model_cpu": []}
                                                   for m in readers}
@@ -716,7 +750,7 @@ def run() -> dict[str, Any]:
 # two combined (companion/vision/model.py), each reading the very same grid and rectified board
 # of every photo in one run, so that a difference is the square reader's alone.
 
-READERS = ("rules", "model", "both", "both_rules_at_0.5", "both_rules_at_0.9")
+READERS = ("rules", "model", "both", "calibrated", "both_rules_at_0.5", "both_rules_at_0.9")
 # The two readers combined otherwise than the default (model.RULES_SURE: the rules' answer
 # always, doubted by the model): where they disagree, the model's answer where the rules are
 # below 0.5 or 0.9.
@@ -731,15 +765,15 @@ PI4_RATIO_MODEL = 8.0
 
 
 def _readings(image: np.ndarray, **kw: Any) -> tuple[dict[str, BoardReading], float, float]:
-    """Each reader's reading of one photo, the photo's CPU ms (decoding excluded, the rules and
-    the model's combined reading: what ``companion read`` runs by default) and the model's ms."""
+    """Each reader's reading of one photo, the photo's CPU ms (decoding excluded, the calibrated
+    reading: the rules, the network and the calibrator) and the model's ms."""
     c0 = time.process_time()
-    reading = read_board(image, square_reader="both", also=("rules", "model"), **kw)
+    reading = read_board(image, square_reader="calibrated", also=("rules", "model", "both"), **kw)
     cpu = (time.process_time() - c0) * 1000.0
-    out = {"both": reading, **reading.extra["also"]}
+    out = {"calibrated": reading, **reading.extra["also"]}
     for name, sure in VARIANTS.items():
         cells = combine(out["rules"].cells, out["model"].cells, "both", sure)
-        out[name] = replace(reading, cells=tuple(cells))
+        out[name] = replace(reading, cells=tuple(cells), extra={})  # no field probabilities of its own
     return out, cpu, float(reading.extra["square_model_cpu_ms"])
 
 
@@ -771,7 +805,8 @@ def side_by_side_real() -> dict[str, Any]:
 
 def _brief(res: dict[str, Any]) -> dict[str, Any]:
     keep = ("boards", "squares", "square_error_pct", "field_error_pct", "field_errors",
-            "wrong_with_confidence_0.5_or_more", "examples_of_errors", "reliability")
+            "wrong_with_confidence_0.5_or_more", "tiles_asked_below_0.5", "backs_and_blanks", "examples_of_errors",
+            "reliability")
     out = {k: res[k] for k in keep if k in res}
     if "reliability" in out:  # what the table would ask about: squares under its SURE (0.5)
         out["squares_below_0.5"] = sum(b["squares"] for b in out["reliability"]["square"]["bins"]
@@ -779,6 +814,7 @@ def _brief(res: dict[str, Any]) -> dict[str, Any]:
     if "reliability" in out:
         out["ece_pct"] = {k: v["ece_pct"] for k, v in out["reliability"].items()}
         out["wrong_at_0.9_or_more"] = out["reliability"]["square"]["wrong_at_0.9_or_more"]
+        out["wrong_at_0.5_or_more_by_field"] = {k: v["wrong_at_0.5_or_more"] for k, v in out["reliability"].items()}
     return out
 
 
@@ -792,6 +828,7 @@ def side_by_side_other_edition() -> dict[str, Any]:
     letters = [chr(ord("A") + i) for i in range(26)]
     right = {m: 0 for m in READERS}
     as_tile = {m: 0 for m in READERS}
+    rel = {m: Reliability() for m in READERS}  # the letter's confidence against its rightness
     on_grid = 0
     not_found = 0
     for path in images:
@@ -803,7 +840,7 @@ def side_by_side_other_edition() -> dict[str, Any]:
             not_found += 1
             continue
         height, width = image.shape[:2]
-        to_grid = np.linalg.inv(GridLocation.from_corners(np.array(readings["both"].corners), 15, 15).homography)
+        to_grid = np.linalg.inv(GridLocation.from_corners(np.array(readings["rules"].corners), 15, 15).homography)
         for cls, x, y, _w, _h in labels:
             p = to_grid @ np.array([float(x) * width, float(y) * height, 1.0])
             col, row = int(np.floor(p[0] / p[2])), int(np.floor(p[1] / p[2]))
@@ -813,10 +850,18 @@ def side_by_side_other_edition() -> dict[str, Any]:
             for m in READERS:
                 cell = readings[m].cell(row, col)
                 as_tile[m] += cell.kind == "tile"
-                right[m] += cell.kind == "tile" and cell.letter == letters[int(cls)]
+                ok = cell.kind == "tile" and cell.letter == letters[int(cls)]
+                right[m] += ok
+                fields = readings[m].extra.get("field_confidence") or {}
+                rel[m].add(float(fields["letter"][row * 15 + col]) if "letter" in fields else cell.confidence, ok)
+    tables = {m: rel[m].table() for m in READERS}
     return {"images": len(images), "grid_not_found": not_found, "labelled_tiles_on_the_grid": on_grid,
             **{m: {"read_as_tile": as_tile[m], "letter_right": right[m],
-                   "letter_right_pct": round(100.0 * right[m] / max(on_grid, 1), 2)} for m in READERS}}
+                   "letter_right_pct": round(100.0 * right[m] / max(on_grid, 1), 2),
+                   "letter_ece_pct": tables[m]["ece_pct"],
+                   "letter_wrong_at_0.5_or_more": tables[m]["wrong_at_0.5_or_more"],
+                   "letter_wrong_at_0.9_or_more": tables[m]["wrong_at_0.9_or_more"],
+                   "letter_reliability": tables[m]["bins"]} for m in READERS}}
 
 
 def side_by_side_stranger(n: int, seed0: int = STRANGER_SEED, raw: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -858,9 +903,12 @@ def stranger_raw(n: int, seed0: int) -> dict[str, Any]:
                 if part == "no_profile" and spec.camera.size == (1504, 1504):
                     cpu.append(ms)
                     model.append(mms)
-                first = readings["both"]
+                # The default reader's reading, timed as itself: the one pass reads as "calibrated"
+                # (the rules, the network, the calibrator) before the others; the rules alone
+                # would not have run the network.
+                first = readings["calibrated"]
                 mine = replace(readings[SQUARE_READER], elapsed_ms=first.elapsed_ms - (
-                    float(first.extra["square_model_ms"]) if SQUARE_READER != "both" else 0.0))
+                    float(first.extra["square_model_ms"]) if SQUARE_READER == "rules" else 0.0))
             except NoBoardFound:
                 not_found[part].append(seed)
                 readings = {m: _not_read(spec) for m in READERS}
@@ -890,6 +938,8 @@ def _merge(a: Tally, b: Tally) -> Tally:
     a.times += b.times
     a.wrong = (a.wrong + b.wrong)[:25]
     a.confident_wrong += b.confident_wrong
+    a.asked += b.asked
+    a.backs_and_blanks += b.backs_and_blanks
     for k in a.reliability:
         a.reliability[k].extend(b.reliability[k])
     return a
@@ -924,7 +974,7 @@ def stranger_summary(raws: list[dict[str, Any]]) -> dict[str, Any]:
     if cpu:
         med, mmed = statistics.median(cpu), statistics.median(model)
         out["cpu_ms_per_1504_photo_median"] = {
-            "photos": len(cpu), "whole_reading_both": round(med, 1), "model_share": round(mmed, 1),
+            "photos": len(cpu), "whole_reading_calibrated": round(med, 1), "model_share": round(mmed, 1),
             "pi4_estimate_ms": round((med - mmed) * PI4_RATIO + mmed * PI4_RATIO_MODEL, 0),
             "pi4_ratio": f"{PI4_RATIO:g}x (model {PI4_RATIO_MODEL:g}x), Geekbench 5 single-core, an estimate",
         }
@@ -937,8 +987,11 @@ def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES, raw: dict[str, Any
     return {
         "readers": {"rules": "companion/vision/cells.py alone", "model": "the learned model (model.py) alone",
                     "both": "the rules' answer; where the model sees another kind, letter or turn, asked "
-                            "(confidence capped at 0.45). Not the default (model.SQUARE_READER is rules): "
+                            "(confidence capped at 0.45). Not the default (model.SQUARE_READER is calibrated): "
                             "docs/vision-model.md says why",
+                    "calibrated": "the default: the rules' answer, its confidence (and each field's) the calibrated "
+                                  "probability of being right from the rules' and the network's evidence "
+                                  "(companion/vision/confidence.py, docs/vision-confidence.md)",
                     "both_rules_at_0.5": "as both, but the model's answer where the rules are below 0.5",
                     "both_rules_at_0.9": "as both, but the model's answer where the rules are below 0.9",
                     "both_rules_always": "as both, the rules' answer always"},

@@ -24,7 +24,7 @@ from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
-from companion.vision.model import SQUARE_READER, SQUARE_READERS, model_reading, read_squares
+from companion.vision.model import SQUARE_READER, SQUARE_READERS, network_run, read_squares_fields
 from companion.vision.profile import Profile
 from companion.vision.reading import BoardReading
 
@@ -70,13 +70,15 @@ def profile_hint(profile: Profile | None, image: np.ndarray, grid: int) -> GridL
 
 def prepare(tileset: str = "en", grid: int = 15) -> None:
     """Load and build, once per process, what every reading uses: the letter network, the
-    tile set and layout, OpenCV's colour tables (its first Lab conversion builds them, about
-    170 ms) and the line detector; and the C heap set to keep freed buffers for the next
-    reading (:mod:`companion.pi.heap`). Part of starting the process, as a camera's stream pays it
-    once: ``companion read`` calls it before the clock of elapsed_ms starts."""
+    square network and its confidence calibrator, the tile set and layout, OpenCV's colour
+    tables (its first Lab conversion builds them, about 170 ms) and the line detector; and the
+    C heap set to keep freed buffers for the next reading (:mod:`companion.pi.heap`). Part of
+    starting the process, as a camera's stream pays it once: ``companion read`` calls it before
+    the clock of elapsed_ms starts."""
     import numpy.ma  # noqa: F401  (numpy imports these on first use: nanmedian, default_rng)
     import numpy.random  # noqa: F401
 
+    from companion.vision.confidence import load_calibrator
     from companion.vision.letters import load_model
     from companion.vision.model import load_square_model
     from companion.vision.lines import _lsd
@@ -84,6 +86,7 @@ def prepare(tileset: str = "en", grid: int = 15) -> None:
     keep_freed_memory()
     load_model()
     load_square_model()
+    load_calibrator()
     get_tileset(tileset)
     layout_for_grid(grid)
     _lsd()
@@ -106,7 +109,9 @@ def read_board(
     count decoding in elapsed_ms, as the contract asks). ``tracker_for``: over a stream, the
     hand tracker for the grid found (it sees motion and what one frame cannot); without it the
     one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move.
-    ``square_reader``: the rules, the learned model or both (:mod:`companion.vision.model`);
+    ``square_reader``: the rules, the learned model, both, or the rules with calibrated
+    confidences (:mod:`companion.vision.model`; its field probabilities and their evidence
+    go in ``extra["field_confidence"]`` and ``extra["evidence"]``);
     ``also``: other square readers whose readings of the same photo go in ``extra["also"]``
     (the benchmark's side by side; their time is not in elapsed_ms)."""
     t0 = time.perf_counter() if started is None else started
@@ -121,10 +126,16 @@ def read_board(
     top_down = rectify(image, location, CELL_PX, MARGIN)
     rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
     t_model, c_model = time.perf_counter(), time.process_time()
-    mine = None  # the network's reading, made once for this reader and every one in ``also``
-    if square_reader in SQUARE_READERS and square_reader != "rules":
-        mine = model_reading(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles)
-    cells = read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, square_reader, mine)
+    backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
+    run = None  # the network's one run, shared by this reader and every one in ``also``
+
+    def squares(mode: str) -> tuple[list, dict | None]:
+        nonlocal run
+        if run is None and mode in SQUARE_READERS and mode != "rules":
+            run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
+        return read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known, run=run)
+
+    cells, fields = squares(square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0
     model_cpu_ms = (time.process_time() - c_model) * 1000.0
     corners = tuple((float(x), float(y)) for x, y in location.corners)
@@ -139,22 +150,28 @@ def read_board(
     # covered square is, the reader's guess kept but not believed.
     off = location.out_of_view(image.shape)
 
-    def board(read: list) -> BoardReading:
+    def board(read: list, fields: dict | None = None) -> BoardReading:
         reading = BoardReading(grid, grid, corners, tuple(read))
         if off.any():
             reading = apply_occlusion(reading, off)
-        return apply_occlusion(reading, hands) if hands.present or tracker_for is not None else reading
+        if hands.present or tracker_for is not None:
+            reading = apply_occlusion(reading, hands)
+        if fields is None:
+            return reading
+        # Each field's probability (the benchmark's reliability tables), no surer than its
+        # square after the photo's edge or a hand lowered it.
+        lowered = np.array([b.confidence < a.confidence for a, b in zip(read, reading.cells)])
+        square = np.array([c.confidence for c in reading.cells])
+        per_field = {f: np.where(lowered, np.minimum(p, square), p) for f, p in fields.items() if f != "evidence"}
+        return replace(reading, extra={"field_confidence": per_field, "evidence": fields["evidence"]})
 
-    reading = board(cells)
+    reading = board(cells, fields)
     elapsed = (time.perf_counter() - t0) * 1000.0
-    extra = {"grid_score": location.score, "hand": hands.present, "motion": hands.motion,
+    extra = {**reading.extra, "grid_score": location.score, "hand": hands.present, "motion": hands.motion,
              "square_reader": square_reader, "square_model_ms": model_ms if square_reader != "rules" else 0.0,
              "square_model_cpu_ms": model_cpu_ms if square_reader != "rules" else 0.0}
     if also:
-        if mine is None and any(m != "rules" for m in also):
-            mine = model_reading(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles)
-        extra["also"] = {m: board(read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, m, mine))
-                         for m in also}
+        extra["also"] = {m: board(*squares(m)) for m in also}
     return replace(reading, elapsed_ms=elapsed, extra=extra)
 
 

@@ -40,4 +40,10 @@ def test_the_square_readers_read_the_same_photo_side_by_side() -> None:
     # The default keeps the rules' answers: its errors are theirs; only its confidences differ.
     assert out["no_profile"]["both"]["field_errors"] == out["no_profile"]["rules"]["field_errors"]
     assert out["no_profile"]["both"]["wrong_with_confidence_0.5_or_more"] <= out["no_profile"]["rules"]["wrong_with_confidence_0.5_or_more"]
+    # The calibrated reader (the default) keeps the rules' answers too, and judges each field on
+    # its own probability: every field has a reliability table.
+    cal = out["no_profile"]["calibrated"]
+    assert cal["field_errors"] == out["no_profile"]["rules"]["field_errors"]
+    assert {"square", "kind", "letter", "rotation", "token"} <= set(cal["ece_pct"])
+    assert cal["tiles_asked_below_0.5"] <= cal["squares_below_0.5"]
     assert out["cpu_ms_per_1504_photo_median"]["model_share"] > 0

@@ -1,0 +1,105 @@
+"""The confidence calibrator (companion/vision/confidence.py): its fit keeps the weights
+monotone and is reproducible, the shipped weights say where they came from, and the calibrated
+reader keeps the rules' answers with a probability per field."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.vision.confidence import (
+    FEATURES, FIELDS, GROUPS, MONOTONE, Calibrator, Evidence, fit_logistic, load_calibrator, sigmoid,
+)
+from companion.vision.reading import CellReading, compare
+
+ROOT = Path(__file__).resolve().parents[2]
+PHOTOS = ROOT / ".." / "shared" / "photos" / "scrabscrap" / "truth"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def _rows(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = np.zeros((n, len(FEATURES)))
+    x[:, 0] = 1.0
+    x[:, FEATURES.index("rules")] = rng.normal(0, 2, n)
+    x[:, FEATURES.index("kind")] = rng.normal(0, 2, n)
+    # The truth rises with both beliefs.
+    p = sigmoid(0.5 + 0.8 * x[:, 1] + 0.6 * x[:, 2])
+    return x, (rng.random(n) < p).astype(float)
+
+
+def test_the_fit_finds_the_weights_and_keeps_them_monotone():
+    x, y = _rows(4000, 1)
+    w = fit_logistic(x, y)
+    assert w[FEATURES.index("rules")] == pytest.approx(0.8, abs=0.15)
+    assert w[FEATURES.index("kind")] == pytest.approx(0.6, abs=0.15)
+    # A belief that (in these rows) lowers the truth must not lower the confidence: held at 0.
+    y2 = (np.random.default_rng(2).random(len(x)) < sigmoid(-0.9 * x[:, 2])).astype(float)
+    w2 = fit_logistic(x, y2)
+    assert w2[FEATURES.index("kind")] == 0.0
+
+
+def test_the_fit_is_reproducible(tmp_path):
+    from fit_confidence import FIELD_TRUTH, fit
+
+    x, y = _rows(3000, 3)
+    group = np.random.default_rng(4).integers(0, len(GROUPS), len(x))
+    ys = np.stack([y] * len(FIELD_TRUTH), 1).astype(bool)
+    np.savez(tmp_path / "c.npz", group=group, x=x, y=ys, seed0=91000, scenes=1)
+    a, b = fit(tmp_path / "c.npz").to_json(), fit(tmp_path / "c.npz").to_json()
+    assert a["weights"] == b["weights"]
+    assert Calibrator.from_json(json.loads(json.dumps(a))).weights["square"].shape == (len(GROUPS), len(FEATURES))
+
+
+def test_the_fit_refuses_the_benchmarks_and_the_networks_seeds(tmp_path):
+    from fit_confidence import main
+
+    for seed in (50000, 52010, 70500, 90010):
+        with pytest.raises(SystemExit, match="overlap"):
+            main(["--seed0", str(seed), "--scenes", "2", "--cache", str(tmp_path / "c.npz"),
+                  "--out", str(tmp_path / "c.json")])
+    assert not (tmp_path / "c.npz").exists()
+
+
+def test_the_shipped_calibrator_says_where_it_came_from_and_is_monotone():
+    cal = load_calibrator()
+    assert "trainscene seeds 91000-" in cal.meta["fitted_on"] and cal.meta["script"] == "scripts/fit_confidence.py"
+    sign = np.array([MONOTONE[f] for f in FEATURES])
+    for f in FIELDS:
+        assert (cal.weights[f] * sign >= 0).all(), f
+
+
+def test_fields_follow_from_each_other_and_the_square_is_never_surer_than_a_field():
+    rng = np.random.default_rng(7)
+    n = 400
+    ev = Evidence(rng.integers(0, len(GROUPS), n), np.c_[np.ones(n), rng.normal(0, 3, (n, len(FEATURES) - 1))])
+    p = load_calibrator().field_probabilities(ev)
+    for f in ("kind", "letter", "rotation", "token"):
+        assert (p["square"] <= p[f] + 1e-12).all()
+    plain = (ev.group == 0) | (ev.group == 3)
+    assert np.array_equal(p["letter"][plain], p["kind"][plain])
+    blank = (ev.group == GROUPS.index("blank")) | (ev.group == GROUPS.index("blank_no_backs"))
+    assert np.array_equal(p["rotation"][blank], p["letter"][blank])
+
+
+def test_a_real_photo_read_calibrated_keeps_the_rules_answers():
+    from companion.vision.reader import read_file
+
+    if not (PHOTOS / "index.tsv").is_file():
+        pytest.skip(f"real photos not found at {PHOTOS} (they live beside the checkout in ../shared)")
+    folder, name = [ln.split("\t") for ln in (PHOTOS / "index.tsv").read_text().splitlines() if ln.strip()][41]
+    doc = json.loads((PHOTOS / folder / f"{name}.json").read_text())
+    path = (PHOTOS / folder / doc["image"]).resolve()
+    rules = read_file(path, tileset="de", square_reader="rules")
+    cal = read_file(path, tileset="de", square_reader="calibrated")
+    assert [(c.kind, c.letter, c.rotation, c.token) for c in cal.cells] == \
+        [(c.kind, c.letter, c.rotation, c.token) for c in rules.cells]
+    truth = [CellReading.from_json(c) for c in doc["cells"]]
+    assert compare(truth, cal.cells)["square"] == 0
+    fields = cal.extra["field_confidence"]
+    assert set(fields) == set(FIELDS)
+    assert np.allclose(fields["square"], [c.confidence for c in cal.cells])
