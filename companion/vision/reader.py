@@ -20,12 +20,14 @@ from companion.core.tiles import get_tileset
 from companion.core.errors import CompanionError
 from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
+from companion.vision.adapt import adapt_reading
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
 from companion.vision.model import SQUARE_READER, read_squares
 from companion.vision.profile import Profile
+from companion.vision.prototypes import usable
 from companion.vision.reading import BoardReading
 
 
@@ -120,6 +122,10 @@ def read_board(
     location = locate_grid(image, grid, grid, hint=profile_hint(profile, image, grid))
     top_down = rectify(image, location, CELL_PX, MARGIN)
     rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
+    if profile is not None and usable(profile):
+        # The table's own tiles and board, learned at calibration: the reading with the
+        # profile, bounded by the reading without it (docs/vision-adapt.md).
+        rules = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend)
     t_model, c_model = time.perf_counter(), time.process_time()
     cells = read_squares(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0

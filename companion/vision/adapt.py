@@ -1,0 +1,178 @@
+"""Reading with a table's profile, bounded by reading without it (issue 22: learning a table
+must never make reading worse).
+
+The hand-written reader with a profile (``profiled``) is better where the profile names sets
+and knows the board, but a profile also made it worse in ways no calibration photo shows
+(docs/vision-adapt.md): tiles of a named set read empty in a part of the board, a held-out
+font's letters pulled to the user's sample of a neighbour. So each square's answer is chosen
+*among the answers the unprofiled evidence allows*, and where the two readings part the
+confidence says so:
+
+- **kind**: where the profiled and unprofiled rules see the same kind, that kind. Where they
+  differ, the one the network (no profile) and the table's prototypes
+  (:mod:`companion.vision.prototypes`) favour together; a tile no prototype resembles (a set
+  no profile names) keeps the unprofiled kind: never empty because the profile does not know it.
+- **letter**, **turn** of a face: among the two rules' answers and the network's likely ones,
+  the one the network and the prototypes favour together.
+- **set**: the profiled rules' (only the profile names sets).
+- **confidence**: where the answer is not the unprofiled rules' or the two rules parted, at most
+  :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+import numpy as np
+
+from companion.core.board import Layout
+from companion.core.tiles import TileSet
+from companion.vision.cells import CELL_PX, MARGIN, read_cells
+from companion.vision.model import DISAGREE_CAP, Beliefs, board_beliefs, load_square_model
+from companion.vision.profile import Profile
+from companion.vision import prototypes
+from companion.vision.prototypes import Match
+from companion.vision.reading import BLANK_FACE, BLANK_TURN, KINDS, ROTATIONS, CellReading
+
+FLOOR = 1e-3  # a probability's floor in the log scores: no one witness vetoes an answer outright
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each witness counts (log-probability weights) and when prototypes speak."""
+
+    model: float = 1.0
+    proto: float = 1.0
+    similar: float = 0.5  # cosine to the nearest prototype below which a square is unlike the table's own
+    overrule: float = 0.9  # network and prototypes both this sure of another kind than the rules: theirs
+    set_sure: float = 0.9  # the prototypes' set probability at which it names the square's set
+
+
+WEIGHTS = Weights()
+
+
+def _score(p_model: float, p_proto: float | None, w: Weights) -> float:
+    s = w.model * np.log(max(p_model, FLOOR))
+    if p_proto is not None:
+        s += w.proto * np.log(max(p_proto, FLOOR))
+    return float(s)
+
+
+def adapt_reading(
+    top_down: np.ndarray, profiled: Sequence[CellReading], grid: int, layout: Layout, tileset: TileSet,
+    profile: Profile, backend: str = "own",
+) -> list[CellReading]:
+    """:func:`adapt` of a rectified board: reads it again without the profile, and runs the
+    network once (its heads and its embedding)."""
+    unprofiled = read_cells(top_down, CELL_PX, MARGIN, layout, tileset, profile=None, backend=backend)
+    beliefs = board_beliefs(top_down, grid, grid, CELL_PX, MARGIN)
+    found = prototypes.match(beliefs.embedding, profile.arrays)
+    return adapt(profiled, unprofiled, beliefs, found, tileset, [s.name for s in profile.sets])
+
+
+def adapt(
+    profiled: Sequence[CellReading], unprofiled: Sequence[CellReading], beliefs: Beliefs, match: Match | None,
+    tileset: TileSet, named: Sequence[str] = (), w: Weights = WEIGHTS,
+) -> list[CellReading]:
+    """Each square's reading with the profile, bounded by ``unprofiled`` (module doc). ``named``:
+    the sets the profile names (a prototype's set that the profile keeps no colour of is not one)."""
+    letters = load_square_model().letters
+    allowed = np.array([ch in tileset.alphabet or ch == BLANK_FACE for ch in letters])
+    p_letter = beliefs.letter * allowed
+    p_letter /= np.maximum(p_letter.sum(axis=1, keepdims=True), 1e-12)
+    out = []
+    for i, (a, b) in enumerate(zip(profiled, unprofiled)):
+        m = match if match is not None and float(match.similarity[i]) >= w.similar else None
+
+        def kind_score(k: str) -> float:
+            j = KINDS.index(k)
+            return _score(float(beliefs.kind[i, j]), float(m.kind[i, j]) if m is not None else None, w)
+
+        kind = a.kind if a.kind == b.kind else max((a.kind, b.kind), key=kind_score)
+        cell = a if kind == a.kind else b
+        if m is not None and w.overrule < 1.0:
+            # Both rules see one kind, the network and the prototypes both surely another (a
+            # tile under a lamp's spot read empty, a back read as a blank): theirs.
+            j = int(beliefs.kind[i].argmax())
+            if KINDS[j] != kind and beliefs.kind[i, j] >= w.overrule and m.kind[i, j] >= w.overrule:
+                kind = KINDS[j]
+                cell = _as_kind(i, cell, kind, p_letter, letters, beliefs, m)
+        if kind == "tile" and a.kind == b.kind and (a.letter, a.rotation) != (b.letter, b.rotation):
+            cell = _face(i, a, b, p_letter, letters, beliefs, m, w)
+        if kind == "tile" and cell.letter != BLANK_FACE and m is not None and w.overrule < 1.0:
+            cell = _overrule_face(i, cell, p_letter, letters, beliefs, m, w)
+        if kind != "empty" and m is not None:
+            cell = _set(i, cell, m, named, w)
+        parted = (a.kind, a.letter, a.rotation) != (b.kind, b.letter, b.rotation)
+        if parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation):
+            cell = replace(cell, confidence=min(cell.confidence, DISAGREE_CAP))
+        out.append(cell)
+    return out
+
+
+def _as_kind(i: int, cell: CellReading, kind: str, p_letter: np.ndarray, letters: tuple[str, ...],
+             beliefs: Beliefs, m: Match) -> CellReading:
+    """``cell`` made a ``kind`` as the network and the prototypes read it."""
+    if kind == "empty":
+        return CellReading(cell.row, cell.col, "empty", token=cell.token, confidence=cell.confidence)
+    if kind == "back":
+        return CellReading(cell.row, cell.col, "back", rgb=cell.rgb, token=cell.token, confidence=cell.confidence)
+    score = np.log(np.maximum(p_letter[i], FLOOR))
+    for j, ch in enumerate(letters):
+        score[j] += np.log(max(float(m.letter[i, m.letters.index(ch)]) if ch in m.letters else 0.0, FLOOR))
+    letter = letters[int(score.argmax())]
+    turn = BLANK_TURN if letter == BLANK_FACE else ROTATIONS[int((np.log(np.maximum(beliefs.turn[i], FLOOR))
+                                                                   + np.log(np.maximum(m.turn[i], FLOOR))).argmax())]
+    return CellReading(cell.row, cell.col, "tile", letter=letter, rotation=turn, rgb=cell.rgb, token=cell.token,
+                       confidence=cell.confidence)
+
+
+def _overrule_face(i: int, cell: CellReading, p_letter: np.ndarray, letters: tuple[str, ...], beliefs: Beliefs,
+                   m: Match, w: Weights) -> CellReading:
+    """A face's letter or turn that the network and the prototypes are both sure is another."""
+    j = int(p_letter[i].argmax())
+    ch = letters[j]
+    if ch != cell.letter and ch != BLANK_FACE and ch in m.letters and p_letter[i, j] >= w.overrule \
+            and m.letter[i, m.letters.index(ch)] >= w.overrule:
+        cell = replace(cell, letter=ch)
+    t = int(beliefs.turn[i].argmax())
+    if ROTATIONS[t] != cell.rotation and beliefs.turn[i, t] >= w.overrule and m.turn[i, t] >= w.overrule:
+        cell = replace(cell, rotation=ROTATIONS[t])
+    return cell
+
+
+def _set(i: int, cell: CellReading, m: Match, named: Sequence[str], w: Weights) -> CellReading:
+    """The set the prototypes are sure of, where the rules name none or another."""
+    keep = [j for j, s in enumerate(m.sets) if s in named]
+    if not keep:
+        return cell
+    j = max(keep, key=lambda j: m.set[i, j])
+    if m.set[i, j] >= w.set_sure and m.sets[j] != cell.set:
+        return replace(cell, set=m.sets[j])
+    return cell
+
+
+def _face(i: int, a: CellReading, b: CellReading, p_letter: np.ndarray, letters: tuple[str, ...],
+          beliefs: Beliefs, match: Match | None, w: Weights) -> CellReading:
+    """A face's letter and turn where the two rules part: the one the network and the
+    prototypes favour."""
+
+    def letter_score(ch: str) -> float:
+        pm = float(p_letter[i, letters.index(ch)]) if ch in letters else 0.0
+        pp = None
+        if match is not None:
+            pp = float(match.letter[i, match.letters.index(ch)]) if ch in match.letters else 0.0
+        return _score(pm, pp, w)
+
+    letter = max(sorted({str(a.letter), str(b.letter)}), key=letter_score)
+    if letter == BLANK_FACE:
+        return replace(a, letter=letter, rotation=BLANK_TURN)
+    turns = {c.rotation for c in (a, b) if c.letter != BLANK_FACE and c.rotation is not None}
+
+    def turn_score(t: int) -> float:
+        j = ROTATIONS.index(t)
+        return _score(float(beliefs.turn[i, j]), float(match.turn[i, j]) if match is not None else None, w)
+
+    rotation = max(sorted(turns), key=turn_score) if turns else BLANK_TURN
+    return replace(a, letter=letter, rotation=rotation)
