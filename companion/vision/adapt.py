@@ -16,7 +16,9 @@ confidence says so:
   the one the network and the prototypes favour together.
 - **set**: the profiled rules' (only the profile names sets).
 - **confidence**: where the answer is not the unprofiled rules' or the two rules parted, at most
-  :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks.
+  :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks; unless
+  the network and the prototypes both back the answer (a back, which only a profile tells
+  from a blank).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Weights:
     proto: float = 1.0
     similar: float = 0.5  # cosine to the nearest prototype below which a square is unlike the table's own
     overrule: float = 0.9  # network and prototypes both this sure of another kind than the rules: theirs
+    backed: float = 0.5  # network and prototypes both at least this for an answer: not capped
     set_sure: float = 0.9  # the prototypes' set probability at which it names the square's set
 
 
@@ -105,10 +108,33 @@ def adapt(
         if kind != "empty" and m is not None:
             cell = _set(i, cell, m, named, w)
         parted = (a.kind, a.letter, a.rotation) != (b.kind, b.letter, b.rotation)
-        if parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation):
+        moved = parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation)
+        if moved and not _backed(i, cell, p_letter, letters, beliefs, m, w):
             cell = replace(cell, confidence=min(cell.confidence, DISAGREE_CAP))
         out.append(cell)
     return out
+
+
+def _backed(i: int, cell: CellReading, p_letter: np.ndarray, letters: tuple[str, ...], beliefs: Beliefs,
+            m: Match | None, w: Weights) -> bool:
+    """Whether the network and the prototypes both back ``cell``'s kind, letter and turn (each
+    at least ``w.backed``): then an answer the profile alone knows (a back, which without a
+    profile looks like a blank) keeps its confidence."""
+    if m is None or w.backed > 1.0:
+        return False
+    k = KINDS.index(cell.kind)
+    if beliefs.kind[i, k] < w.backed or m.kind[i, k] < w.backed:
+        return False
+    if cell.kind != "tile":
+        return True
+    if cell.letter not in letters or cell.letter not in m.letters:
+        return False
+    if p_letter[i, letters.index(cell.letter)] < w.backed or m.letter[i, m.letters.index(cell.letter)] < w.backed:
+        return False
+    if cell.letter == BLANK_FACE:
+        return True
+    t = ROTATIONS.index(cell.rotation)
+    return bool(beliefs.turn[i, t] >= w.backed and m.turn[i, t] >= w.backed)
 
 
 def _as_kind(i: int, cell: CellReading, kind: str, p_letter: np.ndarray, letters: tuple[str, ...],
