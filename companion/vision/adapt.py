@@ -45,6 +45,7 @@ class Weights:
     """How much each witness counts (log-probability weights) and when prototypes speak."""
 
     model: float = 1.0
+    rules: float = 1.0
     proto: float = 1.0
     similar: float = 0.5  # cosine to the nearest prototype below which a square is unlike the table's own
     overrule: float = 0.9  # network and prototypes both this sure of another kind than the rules: theirs
@@ -89,12 +90,20 @@ def adapt(
         m = match if match is not None and float(match.similarity[i]) >= w.similar else None
 
         def kind_score(k: str) -> float:
+            # Each witness's belief in kind k: the network's, the prototypes', and the unprofiled
+            # rules' confidence in their answer (the rest shared by the other two kinds). The
+            # profiled rules propose; they are not a witness of their own answer.
             j = KINDS.index(k)
-            return _score(float(beliefs.kind[i, j]), float(m.kind[i, j]) if m is not None else None, w)
+            rules = np.log(max(b.confidence if b.kind == k else (1.0 - b.confidence) / 2, FLOOR))
+            return w.rules * float(rules) + _score(float(beliefs.kind[i, j]),
+                                                   float(m.kind[i, j]) if m is not None else None, w)
 
-        kind = a.kind if a.kind == b.kind else max((a.kind, b.kind), key=kind_score)
+        # Under a token's disc the network and the prototypes see the disc (a monster on a
+        # back reads empty to them): there the profiled rules' kind stands.
+        token = (a.token or b.token) and a.kind == "back"
+        kind = a.kind if a.kind == b.kind or token else max((a.kind, b.kind), key=kind_score)
         cell = a if kind == a.kind else b
-        if m is not None and w.overrule < 1.0:
+        if m is not None and w.overrule < 1.0 and not token:
             # Both rules see one kind, the network and the prototypes both surely another (a
             # tile under a lamp's spot read empty, a back read as a blank): theirs.
             j = int(beliefs.kind[i].argmax())
