@@ -1,24 +1,34 @@
 """Reading with a table's profile, bounded by reading without it (issue 22: learning a table
-must never make reading worse).
+must never make reading worse). Runs where the profile holds prototypes of this network
+(:func:`companion.vision.prototypes.usable`); docs/vision-adapt.md has the figures.
 
-The hand-written reader with a profile (``profiled``) is better where the profile names sets
-and knows the board, but a profile also made it worse in ways no calibration photo shows
-(docs/vision-adapt.md): tiles of a named set read empty in a part of the board, a held-out
-font's letters pulled to the user's sample of a neighbour. So each square's answer is chosen
-*among the answers the unprofiled evidence allows*, and where the two readings part the
-confidence says so:
+The hand-written reader with a profile (``profiled``) names sets and knows backs, but a profile
+also made it worse in ways no calibration photo shows: tiles of a named set read empty under a
+lamp, empty squares of the set's colour read as its backs, a held-out font's letters pulled to
+the user's sample of a neighbour. So the profiled reading *proposes*, and each square's answer
+is chosen among what the unprofiled rules (the same rectified board read again without the
+profile) allow, weighed by witnesses that the profile's colours cannot mislead: the network's
+heads and the table's prototypes (its calibration photos' squares, embedded).
 
-- **kind**: where the profiled and unprofiled rules see the same kind, that kind. Where they
-  differ, the one the network (no profile) and the table's prototypes
-  (:mod:`companion.vision.prototypes`) favour together; a tile no prototype resembles (a set
-  no profile names) keeps the unprofiled kind: never empty because the profile does not know it.
-- **letter**, **turn** of a face: among the two rules' answers and the network's likely ones,
-  the one the network and the prototypes favour together.
-- **set**: the profiled rules' (only the profile names sets).
-- **confidence**: where the answer is not the unprofiled rules' or the two rules parted, at most
-  :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks; unless
-  the network and the prototypes both back the answer (a back, which only a profile tells
-  from a blank).
+- **kind**: where the two rules see the same kind, that kind; where they part, the one with
+  the higher score, summing the log beliefs of the network, the prototypes and the unprofiled
+  rules' own confidence (the profiled rules do not witness their own answer). A tile of a set
+  no profile names is read a tile by the rules without the profile and by the network: it
+  stays a tile. Where both rules agree but the network and the prototypes are both at least
+  :attr:`Weights.overrule` sure of another kind (a tile under a lamp's spot read empty by
+  both), theirs. Under a token's disc a back the profiled rules see stands (the network sees
+  the disc).
+- **letter**, **turn** of a face: where the two rules part, the one of theirs the network and
+  the prototypes favour; where both agree but the network and the prototypes are both
+  :attr:`Weights.overrule` sure of another, theirs.
+- **token**: the unprofiled rules', but on a back the profiled rules' (the back's colour,
+  which the profile knows, is what shows a token's disc on it).
+- **set**: the profiled rules', unless the prototypes give one of the sets the profile names
+  at least :attr:`Weights.set_sure` (a lamp moved a face's colour away from its set's).
+- **confidence**: where the answer is not the unprofiled rules', or the two rules parted, at
+  most :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks;
+  unless the network and the prototypes both back the answer at even odds or better (a back,
+  which without a profile looks like a blank).
 """
 
 from __future__ import annotations
@@ -47,7 +57,10 @@ class Weights:
     model: float = 1.0
     rules: float = 1.0
     proto: float = 1.0
-    similar: float = 0.5  # cosine to the nearest prototype below which a square is unlike the table's own
+    # Cosine to the nearest prototype below which a square is unlike anything the table showed
+    # (a lamp's glare, a shadow): there the prototypes do not speak. The table's own squares
+    # match at 0.95 and more.
+    similar: float = 0.9
     overrule: float = 0.9  # network and prototypes both this sure of another kind than the rules: theirs
     backed: float = 0.5  # network and prototypes both at least this for an answer: not capped
     set_sure: float = 0.9  # the prototypes' set probability at which it names the square's set
@@ -91,17 +104,20 @@ def adapt(
 
         def kind_score(k: str) -> float:
             # Each witness's belief in kind k: the network's, the prototypes', and the unprofiled
-            # rules' confidence in their answer (the rest shared by the other two kinds). The
-            # profiled rules propose; they are not a witness of their own answer.
+            # rules' (their confidence 0 is no knowledge, a third each kind: the rules are modest,
+            # docs/vision-stranger.md; 1 is their kind surely). The profiled rules propose; they
+            # are not a witness of their own answer.
             j = KINDS.index(k)
-            rules = np.log(max(b.confidence if b.kind == k else (1.0 - b.confidence) / 2, FLOOR))
+            own = (1.0 + 2.0 * b.confidence) / 3.0
+            rules = np.log(max(own if b.kind == k else (1.0 - own) / 2, FLOOR))
             return w.rules * float(rules) + _score(float(beliefs.kind[i, j]),
                                                    float(m.kind[i, j]) if m is not None else None, w)
 
         # Under a token's disc the network and the prototypes see the disc (a monster on a
         # back reads empty to them): there the profiled rules' kind stands.
         token = (a.token or b.token) and a.kind == "back"
-        kind = a.kind if a.kind == b.kind or token else max((a.kind, b.kind), key=kind_score)
+        # (A tie goes to the unprofiled kind: the bound.)
+        kind = a.kind if a.kind == b.kind or token else max((b.kind, a.kind), key=kind_score)
         cell = a if kind == a.kind else b
         if m is not None and w.overrule < 1.0 and not token:
             # Both rules see one kind, the network and the prototypes both surely another (a
@@ -116,7 +132,11 @@ def adapt(
             cell = _overrule_face(i, cell, p_letter, letters, beliefs, m, w)
         if kind != "empty" and m is not None:
             cell = _set(i, cell, m, named, w)
-        parted = (a.kind, a.letter, a.rotation) != (b.kind, b.letter, b.rotation)
+        if a.token != b.token and cell.kind != "back":
+            # A token on a face or an empty square is seen as well without the profile; on a
+            # back, the profile's back colour is what shows the disc (the dungeon's monsters).
+            cell = replace(cell, token=b.token)
+        parted = (a.kind, a.letter, a.rotation, a.token) != (b.kind, b.letter, b.rotation, b.token)
         moved = parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation)
         if moved and not _backed(i, cell, p_letter, letters, beliefs, m, w):
             cell = replace(cell, confidence=min(cell.confidence, DISAGREE_CAP))
