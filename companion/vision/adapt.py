@@ -21,8 +21,9 @@ heads and the table's prototypes (its calibration photos' squares, embedded).
 - **letter**, **turn** of a face: where the two rules part, the one of theirs the network and
   the prototypes favour; where both agree but the network and the prototypes are both
   :attr:`Weights.overrule` sure of another, theirs.
-- **token**: the unprofiled rules', but on a back the profiled rules' (the back's colour,
-  which the profile knows, is what shows a token's disc on it).
+- **token**: the profiled rules' (the network's token head is not trusted, docs/vision-model.md;
+  taking the unprofiled rules' token was tried: one square better on the development seeds,
+  one worse on the real photos with an empty-board profile).
 - **set**: the profiled rules', unless the prototypes give one of the sets the profile names
   at least :attr:`Weights.set_sure` (a lamp moved a face's colour away from its set's).
 - **confidence**: where the answer is not the unprofiled rules', or the two rules parted, at
@@ -55,6 +56,11 @@ class Weights:
     """How much each witness counts (log-probability weights) and when prototypes speak."""
 
     model: float = 1.0
+    # Log odds by which the witnesses must favour the unprofiled kind over the profiled one to
+    # take it: where the prototypes speak, and where they do not (the network and the
+    # unprofiled rules alone: the network errs on real photos' edge squares, docs/vision-adapt.md).
+    margin: float = float(np.log(10.0))
+    margin_alone: float = float(np.log(100.0))
     rules: float = 1.0
     proto: float = 1.0
     # Cosine to the nearest prototype below which a square is unlike anything the table showed
@@ -116,8 +122,11 @@ def adapt(
         # Under a token's disc the network and the prototypes see the disc (a monster on a
         # back reads empty to them): there the profiled rules' kind stands.
         token = (a.token or b.token) and a.kind == "back"
-        # (A tie goes to the unprofiled kind: the bound.)
-        kind = a.kind if a.kind == b.kind or token else max((b.kind, a.kind), key=kind_score)
+        # The unprofiled kind where the witnesses favour it by more than the margin.
+        kind = a.kind
+        margin = w.margin if m is not None else w.margin_alone
+        if a.kind != b.kind and not token and kind_score(b.kind) > kind_score(a.kind) + margin:
+            kind = b.kind
         cell = a if kind == a.kind else b
         if m is not None and w.overrule < 1.0 and not token:
             # Both rules see one kind, the network and the prototypes both surely another (a
@@ -132,10 +141,7 @@ def adapt(
             cell = _overrule_face(i, cell, p_letter, letters, beliefs, m, w)
         if kind != "empty" and m is not None:
             cell = _set(i, cell, m, named, w)
-        if a.token != b.token and cell.kind != "back":
-            # A token on a face or an empty square is seen as well without the profile; on a
-            # back, the profile's back colour is what shows the disc (the dungeon's monsters).
-            cell = replace(cell, token=b.token)
+        cell = replace(cell, token=a.token)  # tokens: the profiled rules' (see the module doc)
         parted = (a.kind, a.letter, a.rotation, a.token) != (b.kind, b.letter, b.rotation, b.token)
         moved = parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation)
         if moved and not _backed(i, cell, p_letter, letters, beliefs, m, w):
