@@ -156,23 +156,50 @@ def _marginal(prob: np.ndarray, rows: np.ndarray, names: np.ndarray) -> tuple[tu
     return keys, out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
 
 
+@dataclass(frozen=True)
+class _Classes:
+    """The prototypes grouped by class (kind, letter, turn, set), once per profile."""
+
+    emb: np.ndarray  # (P, E) float32, sorted by class
+    starts: np.ndarray  # (C,) each class's first row
+    kind: np.ndarray  # (C,) per class
+    letter: np.ndarray
+    turn: np.ndarray
+    set: np.ndarray
+
+
+_GROUPED: dict[int, tuple[np.ndarray, _Classes]] = {}
+
+
+def _classes(arrays: dict[str, np.ndarray]) -> _Classes:
+    key = id(arrays["proto_emb"])
+    hit = _GROUPED.get(key)
+    if hit is not None and hit[0] is arrays["proto_emb"]:
+        return hit[1]
+    fields = [arrays["proto_kind"], arrays["proto_letter"], arrays["proto_turn"].astype(str), arrays["proto_set"]]
+    labels = np.array(["|".join(t) for t in zip(*fields)])
+    order = np.argsort(labels, kind="stable")
+    classes, starts = np.unique(labels[order], return_index=True)
+    kind, letter, turn, set_ = (np.array(f) for f in zip(*(c.split("|") for c in classes)))
+    grouped = _Classes(arrays["proto_emb"][order].astype(np.float32), starts, kind, letter, turn, set_)
+    _GROUPED.clear()  # one profile at a time is read; keep no other
+    _GROUPED[key] = (arrays["proto_emb"], grouped)
+    return grouped
+
+
 def match(embedding: np.ndarray, arrays: dict[str, np.ndarray], temperature: float = TEMPERATURE) -> Match:
     """Each square's beliefs from the prototypes: every class (kind, letter, turn, set) scores
     its best cosine; a softmax over the classes with ``temperature``; marginals per field."""
+    g = _classes(arrays)
     e = _unit(np.asarray(embedding, np.float32))
-    sims = e @ arrays["proto_emb"].astype(np.float32).T  # (N, P)
-    fields = [arrays["proto_kind"], arrays["proto_letter"], arrays["proto_turn"].astype(str), arrays["proto_set"]]
-    labels = np.array(["|".join(t) for t in zip(*fields)])
-    classes, inverse = np.unique(labels, return_inverse=True)
-    best = np.full((len(e), len(classes)), -np.inf, np.float32)
-    np.maximum.at(best.T, inverse, sims.T)  # each class's best match, per square
+    sims = e @ g.emb.T  # (N, P), columns grouped by class
+    best = np.maximum.reduceat(sims, g.starts, axis=1)  # each class's best match, per square
     z = (best - best.max(axis=1, keepdims=True)) / temperature
     prob = np.exp(z)
     prob /= prob.sum(axis=1, keepdims=True)
-    kind, letter, turn, set_ = (np.array(f) for f in zip(*(c.split("|") for c in classes)))
-    kinds = np.stack([prob[:, kind == k].sum(axis=1) for k in KINDS], axis=1)
-    letters, p_letter = _marginal(prob, kind == "tile", letter)
-    p_turn = np.stack([prob[:, (kind == "tile") & (turn == str(t))].sum(axis=1) for t in ROTATIONS], axis=1)
+    kinds = np.stack([prob[:, g.kind == k].sum(axis=1) for k in KINDS], axis=1)
+    letters, p_letter = _marginal(prob, g.kind == "tile", g.letter)
+    p_turn = np.stack([prob[:, (g.kind == "tile") & (g.turn == str(t))].sum(axis=1) for t in ROTATIONS], axis=1)
     p_turn /= np.maximum(p_turn.sum(axis=1, keepdims=True), 1e-12)
-    sets, p_set = _marginal(prob, kind != "empty", set_)
+    sets, p_set = _marginal(prob, g.kind != "empty", g.set)
     return Match(kinds, sims.max(axis=1), letters, p_letter, p_turn, sets, p_set)
