@@ -1,7 +1,8 @@
 """The square network adapted to a table from its calibration photos (companion/vision/prototypes.py,
 adapt.py; docs/vision-adapt.md), on development seed 52005 (the benchmark's seeds are 50000 on):
 a red set under a held-out font, overhead. Before, the table's own profile read 31 of its
-squares wrong where no profile read 5 (a lamp's spot on empty squares taken for red backs).
+squares wrong where no profile read 5 (its faces left without their set under a lamp, empty
+squares taken for red backs).
 
 - the prototypes of the alphabet photo read the table's letters better than the network's
   letter head alone;
