@@ -29,7 +29,8 @@ heads and the table's prototypes (its calibration photos' squares, embedded).
 - **confidence**: where the answer is not the unprofiled rules', or the two rules parted, at
   most :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks;
   unless the network and the prototypes both back the answer at even odds or better (a back,
-  which without a profile looks like a blank).
+  which without a profile looks like a blank), or the unprofiled rules were under
+  :attr:`Weights.unsure` (they did not know: nothing to disagree with).
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ class Weights:
     # match at 0.95 and more.
     similar: float = 0.9
     overrule: float = 0.9  # network and prototypes both this sure of another kind than the rules: theirs
+    # The unprofiled rules under this confidence did not know: no disagreement to tell (a back
+    # face down among faces, which the network reads empty; Scrabble III's demo, J12).
+    unsure: float = 0.01
     backed: float = 0.5  # network and prototypes both at least this for an answer: not capped
     set_sure: float = 0.9  # the prototypes' set probability at which it names the square's set
 
@@ -144,7 +148,7 @@ def adapt(
         cell = replace(cell, token=a.token)  # tokens: the profiled rules' (see the module doc)
         parted = (a.kind, a.letter, a.rotation, a.token) != (b.kind, b.letter, b.rotation, b.token)
         moved = parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation)
-        if moved and not _backed(i, cell, p_letter, letters, beliefs, m, w):
+        if moved and b.confidence >= w.unsure and not _backed(i, cell, p_letter, letters, beliefs, m, w):
             cell = replace(cell, confidence=min(cell.confidence, DISAGREE_CAP))
         out.append(cell)
     return out

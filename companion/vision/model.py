@@ -24,6 +24,7 @@ How its answers meet the hand-written reader's (:mod:`companion.vision.cells`) i
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -45,6 +46,7 @@ SQUARE_READER = "rules"
 RULES_SURE = 0.0  # the rules keep their answer at any confidence (docs/vision-model.md)
 DISAGREE_CAP = 0.45  # below the table's SURE (0.5): a square the two readers see apart is asked
 OUTPUTS = ("kind", "letter", "turn", "token", "embedding")
+_FORWARD = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,9 @@ def beliefs_of(squares: np.ndarray) -> Beliefs:
     if squares.shape[1:] != (SIZE, SIZE, 3):
         raise ValueError(f"squares of shape {squares.shape[1:]}, expected {(SIZE, SIZE, 3)}")
     blob = np.ascontiguousarray(squares.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
-    model.net.setInput(blob)
-    outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
+    with _FORWARD:  # one cv2.dnn.Net is not to be run by two threads at once (a House match's two boards)
+        model.net.setInput(blob)
+        outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
     t = model.temperatures
     return Beliefs(
         kind=_softmax(outs["kind"], t["kind"]), letter=_softmax(outs["letter"], t["letter"]),
