@@ -498,6 +498,40 @@ def stranger_default(raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def stranger_adapt(n: int, seed0: int = STRANGER_SEED) -> dict[str, Any]:
+    """The table's profile with and without its prototypes (docs/vision-adapt.md), beside no
+    profile, each scene of :func:`stranger` read three times through :func:`read_board`: the
+    profile without prototypes is the reader before the adaptation (the rules with the profile
+    alone). Per part: squares wrong, wrong at 0.5 or more, scenes worse than without a profile."""
+    from companion.vision.prototypes import NOTE
+
+    parts = ("no_profile", "profile_rules_alone", "profile_adapted")
+    tallies = {p: Tally() for p in parts}
+    worse: dict[str, list[str]] = {p: [] for p in parts[1:]}
+    for seed, _phone, spec, scene, profile, _why in stranger_tables(n, seed0):
+        before = replace(profile, notes={k: v for k, v in profile.notes.items() if k != NOTE})
+        wrong = {}
+        for part, prof in zip(parts, (None, before, profile)):
+            truth = truth_for(scene, prof)
+            try:
+                reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid, profile=prof)
+            except NoBoardFound:
+                reading = _not_read(spec)
+            tallies[part].add(f"stranger-{seed}", truth, reading)
+            wrong[part] = sum(compare([t], [reading.cell(t.row, t.col)])["square"] for t in truth)
+        for part in parts[1:]:
+            if wrong[part] > wrong["no_profile"]:
+                worse[part].append(f"{seed}: {wrong['no_profile']} -> {wrong[part]}")
+    out: dict[str, Any] = {"scenes": n, "seeds": f"{seed0}-{seed0 + n - 1}"}
+    for part, tally in tallies.items():
+        res = tally.result()
+        out[part] = {k: res[k] for k in ("squares", "square_error_pct", "field_errors",
+                                         "wrong_with_confidence_0.5_or_more", "elapsed_ms_median")}
+        if part != "no_profile":
+            out[part]["scenes_worse_than_no_profile"] = worse[part]
+    return out
+
+
 def _profile_of_scene(spec: Any) -> Profile:
     """What calibrating the scene's table would tell: each set's face and back colour."""
     names = sorted({sq.set for sq in spec.content.values() if sq.kind != "empty" and sq.set})

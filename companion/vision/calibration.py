@@ -21,12 +21,13 @@ from dataclasses import replace
 import numpy as np
 
 from companion.core.board import layout_for_grid
-from companion.core.tiles import get_tileset
+from companion.core.tiles import BLANK, get_tileset
 from companion.vision.backs import learn_backs
 from companion.vision.alphabet import alphabet_order, learn_faces
 from companion.vision.cells import CELL_PX, MARGIN, learn_empty, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
+from companion.vision import prototypes
 
 LETTER_ARRAYS = ("letter_glyphs", "letter_codes")
 
@@ -42,15 +43,18 @@ def calibrate_empty(
 ) -> Profile:
     grid = grid or base.grid
     location = _locate(image, base, grid)
-    arrays = learn_empty(rectify(image, location, CELL_PX, MARGIN), CELL_PX, MARGIN, layout_for_grid(grid))
-    return replace(
+    top_down = rectify(image, location, CELL_PX, MARGIN)
+    layout = layout_for_grid(grid)
+    arrays = learn_empty(top_down, CELL_PX, MARGIN, layout)
+    protos = _prototypes(base, top_down, grid, prototypes.empty_known(layout), "empty", quarter_turns=False)
+    return prototypes.stamped(replace(
         base,
         tileset=tileset or base.tileset,
         grid=grid,
         corners=tuple((float(x), float(y)) for x, y in location.corners),
         image_size=(int(image.shape[1]), int(image.shape[0])),
         notes={**base.notes, "empty": source, "grid_score": round(float(location.score), 3)},
-    ).with_arrays(**arrays)
+    ).with_arrays(**arrays), protos)
 
 
 def calibrate_alphabet(
@@ -82,6 +86,9 @@ def calibrate_alphabet(
     profile = replace(
         base, tileset=tiles.name, grid=grid, sets=sets, notes={**base.notes, f"alphabet:{set_name}": source}
     ).with_arrays(**new, **backs, letter_sets=new_sets.astype(str))
+    known = [prototypes.Known(*divmod(i, grid), "tile", ch, turns=ch != BLANK, set=set_name)
+             for i, ch in enumerate(alphabet_order(tiles))]
+    profile = prototypes.stamped(profile, _prototypes(base, top_down, grid, known, "tile", set_name))
     held = {divmod(i, grid) for i in range(len(alphabet_order(tiles)))}
     misread = newly_held(top_down, grid, _without_set(base, set_name), profile, held)
     if misread:
@@ -107,6 +114,14 @@ def _with_set(profile: Profile, colour: TileSetColour) -> tuple[tuple[TileSetCol
     backs = {k: np.vstack([profile.arrays[k], np.full((1, 3), np.nan, np.float32)]).astype(np.float32)
              for k in ("set_backs", "set_backs_rel") if k in profile.arrays and len(profile.arrays[k]) == len(names)}
     return profile.sets + (colour,), backs
+
+
+def _prototypes(base: Profile, top_down: np.ndarray, grid: int, known: list[prototypes.Known], kind: str,
+                set_name: str = "", quarter_turns: bool = True) -> dict[str, np.ndarray]:
+    """The profile's prototypes with this step's (:mod:`companion.vision.prototypes`); those of
+    another network than this one are dropped."""
+    new = prototypes.learn(top_down, grid, grid, CELL_PX, MARGIN, known, quarter_turns)
+    return prototypes.merged(base.arrays if prototypes.usable(base) else {}, new, kind, set_name)
 
 
 def _without_set(profile: Profile, name: str) -> Profile:
@@ -145,6 +160,10 @@ def calibrate_backs(
     location = _locate(image, base, grid)
     top_down = rectify(image, location, CELL_PX, MARGIN)
     rgb, ratio = learn_backs(top_down, squares, CELL_PX, MARGIN, layout_for_grid(grid), base)
+    # The backs as the network sees them: kept even where their colour is not (below), since
+    # prototypes only choose among what the unprofiled evidence allows.
+    protos = _prototypes(base, top_down, grid, [prototypes.Known(r, c, "back", set=set_name) for r, c in squares],
+                         "back", set_name)
     arrays = {}
     for key, value in (("set_backs", rgb), ("set_backs_rel", ratio)):
         rows = np.full((len(names), 3), np.nan, np.float32)
@@ -162,8 +181,8 @@ def calibrate_backs(
         where = ", ".join(f"({r}, {c})" for r, c in misread[:4])
         note = (f"{source}: not learned, the reader would take the board's own squares of their colour {rgb} "
                 f"for backs at {where}")
-        return replace(base, notes={**base.notes, f"backs:{set_name}": note}), None
-    return profile, rgb
+        return prototypes.stamped(replace(base, notes={**base.notes, f"backs:{set_name}": note}), protos), None
+    return prototypes.stamped(profile, protos), rgb
 
 
 def newly_held(

@@ -101,7 +101,7 @@ def beliefs_of(squares: np.ndarray) -> Beliefs:
     if squares.shape[1:] != (SIZE, SIZE, 3):
         raise ValueError(f"squares of shape {squares.shape[1:]}, expected {(SIZE, SIZE, 3)}")
     blob = np.ascontiguousarray(squares.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
-    with model.lock:
+    with model.lock:  # one cv2.dnn.Net is not to be run by two threads at once (a House match's two boards)
         model.net.setInput(blob)
         outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
     t = model.temperatures
@@ -110,10 +110,6 @@ def beliefs_of(squares: np.ndarray) -> Beliefs:
         turn=_softmax(outs["turn"], t["turn"]), token=_softmax(outs["token"], t["token"]),
         embedding=np.asarray(outs["embedding"], np.float32),
     )
-
-
-def board_beliefs(rectified: np.ndarray, rows: int, cols: int, cell_px: int, margin: float) -> Beliefs:
-    return beliefs_of(cut(rectified, rows, cols, cell_px, margin))
 
 
 def _body_rgb(square: np.ndarray) -> tuple[int, int, int]:

@@ -28,7 +28,9 @@ import numpy as np
 from companion.core.atomic import write_atomic
 from companion.core.errors import CompanionError, one_line
 
-VERSION = 1
+# 2: a profile may hold prototypes of the square network (companion/vision/prototypes.py); a
+# version 1 profile loads as before (read without them).
+VERSION = 2
 MAX_PROFILE_BYTES = 1 << 20  # the JSON; its arrays are in the .npz beside it
 MAX_SIDE = 100_000  # pixels of the image_size a profile's corners belong to
 

@@ -20,12 +20,14 @@ from companion.core.tiles import get_tileset
 from companion.core.errors import CompanionError
 from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
+from companion.vision.adapt import adapt_reading
 from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
 from companion.vision.model import SQUARE_READER, SQUARE_READERS, network_run, read_squares_fields
 from companion.vision.profile import Profile
+from companion.vision.prototypes import usable
 from companion.vision.reading import BoardReading
 
 
@@ -126,8 +128,13 @@ def read_board(
     top_down = rectify(image, location, CELL_PX, MARGIN)
     rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
     t_model, c_model = time.perf_counter(), time.process_time()
+    run = None  # the network's one run, shared by the adaptation, this reader and every one in ``also``
+    if profile is not None and usable(profile):
+        # The table's own tiles and board, learned at calibration: the reading with the
+        # profile, bounded by the reading without it (docs/vision-adapt.md).
+        run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
+        rules = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
     backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
-    run = None  # the network's one run, shared by this reader and every one in ``also``
 
     def squares(mode: str) -> tuple[list, dict | None]:
         nonlocal run

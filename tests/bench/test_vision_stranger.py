@@ -47,3 +47,16 @@ def test_the_square_readers_read_the_same_photo_side_by_side() -> None:
     assert {"square", "kind", "letter", "rotation", "token"} <= set(cal["ece_pct"])
     assert cal["tiles_asked_below_0.5"] <= cal["squares_below_0.5"]
     assert out["cpu_ms_per_1504_photo_median"]["model_share"] > 0
+
+
+def test_a_strangers_table_profile_is_measured_before_and_after_its_adaptation() -> None:
+    from bench.vision import stranger_adapt
+
+    # Development seed 52005: its table's profile, read by the rules alone, made 31 squares
+    # wrong where no profile made 5 (docs/vision-adapt.md).
+    out = stranger_adapt(1, 52005)
+    assert out["scenes"] == 1 and out["seeds"] == "52005-52005"
+    parts = ("no_profile", "profile_rules_alone", "profile_adapted")
+    assert all(out[p]["squares"] == 225 for p in parts)
+    assert out["profile_adapted"]["scenes_worse_than_no_profile"] == []
+    assert out["profile_adapted"]["square_error_pct"] <= out["no_profile"]["square_error_pct"]

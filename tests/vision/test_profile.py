@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from companion.core.errors import CompanionError
-from companion.vision.profile import Profile, TileSetColour, load_profile, save_profile
+from companion.vision.profile import VERSION, Profile, TileSetColour, load_profile, save_profile
 
 
 def test_round_trip_with_arrays(tmp_path):
@@ -18,7 +18,7 @@ def test_round_trip_with_arrays(tmp_path):
     path = tmp_path / "table.json"
     save_profile(p, path)
     doc = json.loads(path.read_text())
-    assert doc["version"] == 1 and doc["arrays"] == ["empty"]
+    assert doc["version"] == VERSION and doc["arrays"] == ["empty"]
     back = load_profile(path)
     assert back == p
     assert np.array_equal(back.arrays["empty"], p.arrays["empty"])
