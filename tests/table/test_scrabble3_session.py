@@ -90,20 +90,26 @@ def test_a_game_at_the_table(tmp_path, lexicon):
     assert again.state.to_move == state.to_move
 
 
-def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
+def planet_then_both_pass(tmp_path, lexicon):
+    """ann opens with PLANET on 11H; the bag as good as empty at this table, both pass: regular
+    play is over. The session and the board seen."""
+    from dataclasses import replace
+
     store = GameStore(tmp_path / "games.db")
     session = GAMES["scrabble3"].start(store, 0, names=["ann", "bob"], control="untimed", seed=2,
                                        lexicon_for=lambda ts: lexicon)
     seen = laid(Board(EXTENDED), "11H", "PLANET")
     session.press(0, 100)
     session.judge(200, reading(seen))
-    # The bag is as good as empty at this table: both pass, regular play is over.
-    from dataclasses import replace
-
     session.state = replace(session.state, bag_size=0)
     for player, at in ((1, 300), (0, 400)):
         session.press(player, at)
         assert session.judge(at + 50, reading(seen))["verdicts"][0] == "passed"
+    return session, seen
+
+
+def test_the_final_racks_round_at_the_table(tmp_path, lexicon):
+    session, seen = planet_then_both_pass(tmp_path, lexicon)
     assert session.state.phase is s3.Phase.RACKS
     doc = document(session, 500)
     assert doc["game"]["awaiting_racks"] and doc["actions"][0]["name"] == "racks"
@@ -272,18 +278,8 @@ def test_the_review_after_the_game_weighs_each_play_against_the_rules_own_best(t
     from companion.core.move import PlacedTile, Placement
     from companion.core.tiles import get_tileset
 
-    store = GameStore(tmp_path / "games.db")
     game = GAMES["scrabble3"]
-    session = game.start(store, 0, names=["ann", "bob"], control="untimed", seed=2, lexicon_for=lambda ts: lexicon)
-    seen = laid(Board(EXTENDED), "11H", "PLANET")
-    session.press(0, 100)
-    session.judge(200, reading(seen))
-    from dataclasses import replace
-
-    session.state = replace(session.state, bag_size=0)
-    for player, at in ((1, 300), (0, 400)):
-        session.press(player, at)
-        session.judge(at + 50, reading(seen))
+    session, seen = planet_then_both_pass(tmp_path, lexicon)
     n0, n1 = (p.rack_size for p in session.state.players)
     session.enter_racks(600, ["SEAT" + "E" * (n0 - 4), "ABCD" + "E" * (n1 - 4)])
     mover = session.state.to_move
