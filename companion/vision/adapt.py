@@ -89,7 +89,7 @@ def _score(p_model: float, p_proto: float | None, w: Weights) -> float:
 def adapt_reading(
     top_down: np.ndarray, profiled: Sequence[CellReading], grid: int, layout: Layout, tileset: TileSet,
     profile: Profile, backend: str = "own", beliefs: Beliefs | None = None,
-) -> list[CellReading]:
+) -> tuple[list[CellReading], list[int]]:
     """:func:`adapt` of a rectified board: reads it again without the profile, and uses the
     network's heads and embedding (``beliefs``: the photo's one run, made by the caller; or run
     here)."""
@@ -97,15 +97,19 @@ def adapt_reading(
     if beliefs is None:
         beliefs = network_run(top_down, grid, grid, CELL_PX, MARGIN)[1]
     found = prototypes.match(beliefs.embedding, profile.arrays)
-    return adapt(profiled, unprofiled, beliefs, found, tileset, [s.name for s in profile.sets])
+    doubts: list[int] = []
+    cells = adapt(profiled, unprofiled, beliefs, found, tileset, [s.name for s in profile.sets], doubts=doubts)
+    return cells, doubts
 
 
 def adapt(
     profiled: Sequence[CellReading], unprofiled: Sequence[CellReading], beliefs: Beliefs, match: Match | None,
-    tileset: TileSet, named: Sequence[str] = (), w: Weights = WEIGHTS,
+    tileset: TileSet, named: Sequence[str] = (), w: Weights = WEIGHTS, doubts: list[int] | None = None,
 ) -> list[CellReading]:
     """Each square's reading with the profile, bounded by ``unprofiled`` (module doc). ``named``:
-    the sets the profile names (a prototype's set that the profile keeps no colour of is not one)."""
+    the sets the profile names (a prototype's set that the profile keeps no colour of is not one).
+    ``doubts``: given, the squares whose confidence the bound capped are added to it (a doubt
+    that must outlive the square reader's own confidence)."""
     letters = load_square_model().letters
     allowed = np.array([ch in tileset.alphabet or ch == BLANK_FACE for ch in letters])
     p_letter = beliefs.letter * allowed
@@ -165,6 +169,8 @@ def adapt(
         moved = parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation)
         if doubted or (moved and b.confidence >= w.unsure and not _backed(i, cell, p_letter, letters, beliefs, m, w)):
             cell = replace(cell, confidence=min(cell.confidence, DISAGREE_CAP))
+            if doubts is not None:
+                doubts.append(i)
         out.append(cell)
     return out
 

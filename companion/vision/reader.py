@@ -25,7 +25,7 @@ from companion.vision.cells import CELL_PX, MARGIN, read_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
-from companion.vision.model import SQUARE_READER, SQUARE_READERS, network_run, read_squares_fields
+from companion.vision.model import DISAGREE_CAP, SQUARE_READER, SQUARE_READERS, network_run, read_squares_fields
 from companion.vision.profile import Profile
 from companion.vision.prototypes import usable
 from companion.vision.reading import BoardReading
@@ -129,18 +129,30 @@ def read_board(
     rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
     t_model, c_model = time.perf_counter(), time.process_time()
     run = None  # the network's one run, shared by the adaptation, this reader and every one in ``also``
+    doubts: list[int] = []
     if profile is not None and usable(profile):
         # The table's own tiles and board, learned at calibration: the reading with the
         # profile, bounded by the reading without it (docs/vision-adapt.md).
         run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
-        rules = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
+        rules, doubts = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
     backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
 
     def squares(mode: str) -> tuple[list, dict | None]:
         nonlocal run
         if run is None and mode in SQUARE_READERS and mode != "rules":
             run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
-        return read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known, run=run)
+        cells, fields = read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known,
+                                            run=run)
+        # Where the profile's reading and the one without it parted and nothing settled it, the
+        # square stays asked about whatever the square reader makes of it (the calibrator was
+        # fitted on readings without the adaptation: it would take the capped answer as the
+        # rules' own modest one).
+        for i in doubts:
+            cells[i] = replace(cells[i], confidence=min(cells[i].confidence, DISAGREE_CAP))
+        if fields is not None and doubts:
+            fields = {f: (np.minimum(p, np.where(np.isin(np.arange(len(p)), doubts), DISAGREE_CAP, 1.0))
+                          if f != "evidence" else p) for f, p in fields.items()}
+        return cells, fields
 
     cells, fields = squares(square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0
