@@ -187,8 +187,11 @@ def read_board(
     reading = board(cells, fields)
     elapsed = (time.perf_counter() - t0) * 1000.0
     extra = {**reading.extra, "grid_score": location.score, "hand": hands.present, "motion": hands.motion,
-             "square_reader": square_reader, "square_model_ms": model_ms if square_reader != "rules" else 0.0,
-             "square_model_cpu_ms": model_cpu_ms if square_reader != "rules" else 0.0}
+             "square_reader": square_reader,
+             # The network's part (and the adaptation's, which runs it too under a profile with
+             # prototypes, whatever the square reader).
+             "square_model_ms": model_ms if run is not None else 0.0,
+             "square_model_cpu_ms": model_cpu_ms if run is not None else 0.0}
     if also:
         extra["also"] = {m: board(*squares(m)) for m in also}
     return replace(reading, elapsed_ms=elapsed, extra=extra)
