@@ -111,9 +111,7 @@ def adapt(
     ``doubts``: given, the squares whose confidence the bound capped are added to it (a doubt
     that must outlive the square reader's own confidence)."""
     letters = load_square_model().letters
-    allowed = np.array([ch in tileset.alphabet or ch == BLANK_FACE for ch in letters])
-    p_letter = beliefs.letter * allowed
-    p_letter /= np.maximum(p_letter.sum(axis=1, keepdims=True), 1e-12)
+    p_letter = beliefs.set_letters(letters, tileset)
     out = []
     for i, (a, b) in enumerate(zip(profiled, unprofiled)):
         m = match if match is not None and float(match.similarity[i]) >= w.similar else None

@@ -95,9 +95,7 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
     x = np.zeros((n, len(FEATURES)))
     x[:, col["bias"]] = 1.0
     x[:, col["backs_known"]] = float(backs_known)
-    allowed = np.array([ch in tileset.alphabet or ch == BLANK_FACE for ch in letters])
-    letter_p = beliefs.letter * allowed
-    letter_p = letter_p / np.maximum(letter_p.sum(axis=1, keepdims=True), 1e-12)
+    letter_p = beliefs.set_letters(letters, tileset)
     index = {ch: i for i, ch in enumerate(letters)}
     group = np.array([group_of(c, backs_known) for c in rules], np.int64)
     kind_i = np.array([KINDS.index(c.kind) for c in rules])

@@ -74,6 +74,13 @@ class Beliefs:
     token: np.ndarray  # (N, 2): no, yes
     embedding: np.ndarray  # (N, E)
 
+    def set_letters(self, letters: Sequence[str], tileset: TileSet) -> np.ndarray:
+        """The letter beliefs over ``tileset``'s own letters and the blank only, renormalised
+        (``letters``: the network's letter classes, every tile set's)."""
+        allowed = np.array([ch in tileset.alphabet or ch == BLANK_FACE for ch in letters])
+        p = self.letter * allowed
+        return p / np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
+
 
 @cache
 def load_square_model() -> SquareModel:
@@ -88,7 +95,9 @@ def load_square_model() -> SquareModel:
     return SquareModel(net, tuple(meta["letters"]), dict(meta["temperatures"]))
 
 
-def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+    """Each row's softmax of ``logits`` / ``temperature`` (the heads' calibrated probabilities,
+    the prototypes' best matches)."""
     z = logits.astype(np.float64) / temperature
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -106,8 +115,8 @@ def beliefs_of(squares: np.ndarray) -> Beliefs:
         outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
     t = model.temperatures
     return Beliefs(
-        kind=_softmax(outs["kind"], t["kind"]), letter=_softmax(outs["letter"], t["letter"]),
-        turn=_softmax(outs["turn"], t["turn"]), token=_softmax(outs["token"], t["token"]),
+        kind=softmax(outs["kind"], t["kind"]), letter=softmax(outs["letter"], t["letter"]),
+        turn=softmax(outs["turn"], t["turn"]), token=softmax(outs["token"], t["token"]),
         embedding=np.asarray(outs["embedding"], np.float32),
     )
 
@@ -125,9 +134,7 @@ def model_cells(
 ) -> list[CellReading]:
     """The model's reading of every square. A letter is one of the tile set's (or a blank)."""
     letters = load_square_model().letters
-    allowed = np.array([ch in tileset.alphabet or ch == BLANK_FACE for ch in letters])
-    letter_p = beliefs.letter * allowed
-    letter_p /= np.maximum(letter_p.sum(axis=1, keepdims=True), 1e-12)
+    letter_p = beliefs.set_letters(letters, tileset)
     out = []
     for i in range(rows * cols):
         r, c = divmod(i, cols)

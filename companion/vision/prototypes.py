@@ -34,6 +34,7 @@ from importlib import resources
 import numpy as np
 
 from companion.core.board import Layout
+from companion.vision.model import beliefs_of, softmax
 from companion.vision.profile import Profile
 from companion.vision.reading import KINDS, ROTATIONS
 from companion.vision.squares import cut
@@ -62,8 +63,6 @@ def _unit(e: np.ndarray) -> np.ndarray:
 
 
 def embed(squares: np.ndarray) -> np.ndarray:
-    from companion.vision.model import beliefs_of
-
     return _unit(beliefs_of(squares).embedding)
 
 
@@ -194,9 +193,7 @@ def match(embedding: np.ndarray, arrays: dict[str, np.ndarray], temperature: flo
     e = _unit(np.asarray(embedding, np.float32))
     sims = e @ g.emb.T  # (N, P), columns grouped by class
     best = np.maximum.reduceat(sims, g.starts, axis=1)  # each class's best match, per square
-    z = (best - best.max(axis=1, keepdims=True)) / temperature
-    prob = np.exp(z)
-    prob /= prob.sum(axis=1, keepdims=True)
+    prob = softmax(best, temperature)
     kinds = np.stack([prob[:, g.kind == k].sum(axis=1) for k in KINDS], axis=1)
     letters, p_letter = _marginal(prob, g.kind == "tile", g.letter)
     p_turn = np.stack([prob[:, (g.kind == "tile") & (g.turn == str(t))].sum(axis=1) for t in ROTATIONS], axis=1)
