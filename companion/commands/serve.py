@@ -89,6 +89,12 @@ class serving:
         if not 0 <= self.args.port <= 65535:
             raise CompanionError("--port: 0 to 65535")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        # A stop asked for from now on ends the block cleanly: set before the address is
+        # announced, since whoever reads it may stop the process at once (systemd, a test on a
+        # loaded machine: SIGTERM's default between the two killed the process outright).
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, lambda *_: self.stop.set())
         more = {"now_ms": self.now_ms} if self.now_ms is not None else {}
         self.hub = Hub(self.session, max_clients=self.args.max_clients, **more).start()
         self.auth = Auth(pin_hash=getattr(self.args, "pin_hash", "") or None)
@@ -106,9 +112,6 @@ class serving:
             self.out(f"companion: the organiser's PIN (also on the page of a browser on this device) is {self.auth.pin}")
         else:
             self.out("companion: the organiser's PIN is the fixed one (companion config pin)")
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                signal.signal(sig, lambda *_: self.stop.set())
         return self
 
     def wait(self, seconds: float | None = None) -> None:
