@@ -116,7 +116,8 @@ class Tally:
         self.reliability = {k: Reliability() for k in ("square", *FIELDS)}
 
     def add(self, name: str, truth: Sequence[CellReading], reading: BoardReading) -> None:
-        errors = compare(truth, reading.cells)
+        errors = board_errors(truth, reading)
+        lost = bool(reading.extra.get("not_found"))
         cells = {(c.row, c.col): c for c in reading.cells}
         # A reader that gives each field its own probability (the calibrated reader,
         # companion/vision/confidence.py) is judged field by field on it; any other on its one
@@ -130,15 +131,15 @@ class Tally:
                 return float(fields[field][i]) if field in fields else r.confidence
 
             rel = self.reliability
-            rel["square"].add(r.confidence, not compare([t], [r])["square"])
-            rel["kind"].add(conf("kind"), r.kind == t.kind)
-            rel["token"].add(conf("token"), r.token == t.token)
+            rel["square"].add(r.confidence, not lost and not compare([t], [r])["square"])
+            rel["kind"].add(conf("kind"), not lost and r.kind == t.kind)
+            rel["token"].add(conf("token"), not lost and r.token == t.token)
             if t.kind == "tile":
-                rel["letter"].add(conf("letter"), r.letter == t.letter)
+                rel["letter"].add(conf("letter"), not lost and r.letter == t.letter)
                 if t.rotation is not None:
-                    rel["rotation"].add(conf("rotation"), r.rotation == t.rotation)
+                    rel["rotation"].add(conf("rotation"), not lost and r.rotation == t.rotation)
             if t.kind != "empty" and t.set is not None:
-                rel["set"].add(r.confidence, r.set == t.set)
+                rel["set"].add(r.confidence, not lost and r.set == t.set)
             self.asked += r.kind != "empty" and r.confidence < 0.5
             if _plain(t) or _plain(r):
                 self.backs_and_blanks.append((_plain(t) or t.kind, _plain(r) or r.kind, r.confidence))
@@ -194,7 +195,7 @@ def real(photos, profile_for: Callable[[str], Profile | None], backend: str = "o
             reading = read_file(path, tileset="de", profile=profile_for(name), backend=backend)
         except NoBoardFound:
             not_found.append(name)
-            reading = BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.0))
+            reading = _not_read(15)
         tally.add(name, truth, reading)
     return {**tally.result(), "grid_not_found": not_found}
 
@@ -343,7 +344,7 @@ def synthetic(n: int, seed0: int = 1000, first: int = 0) -> dict[str, Any]:
         except NoBoardFound:
             # Counted as every square wrong: a board not found is a board not read.
             not_found.append(seed0 + i)
-            reading = BoardReading(spec.grid, spec.grid, ((0.0, 0.0),) * 4, empty_cells(spec.grid, spec.grid, 0.0))
+            reading = _not_read(spec.grid)
         tally.add(f"synthetic-{seed0 + i}", scene.truth.cells, reading)
         if i < first:
             head.add(f"synthetic-{seed0 + i}", scene.truth.cells, reading)
@@ -385,7 +386,7 @@ def stranger_phone(n: int, seed0: int = 30000) -> dict[str, Any]:
             reading = read_board(image, tileset=spec.tileset, grid=spec.grid, started=started)
         except NoBoardFound:
             not_found.append(seed)
-            reading = BoardReading(spec.grid, spec.grid, ((0.0, 0.0),) * 4, empty_cells(spec.grid, spec.grid, 0.0))
+            reading = _not_read(spec.grid)
         tally.add(f"phone-{seed}", truth, reading)
     out = {**tally.result(), "grid_not_found": not_found}
     out["field_error_pct"].pop("set", None)
@@ -393,9 +394,23 @@ def stranger_phone(n: int, seed0: int = 30000) -> dict[str, Any]:
     return out
 
 
-def _not_read(spec: Any) -> BoardReading:
-    """A board not found: every square counts as wrong, at confidence 0 (nothing was claimed)."""
-    return BoardReading(spec.grid, spec.grid, ((0.0, 0.0),) * 4, empty_cells(spec.grid, spec.grid, 0.0))
+def _not_read(n: int) -> BoardReading:
+    """A board not found: every square counts as wrong (:func:`board_errors`), at confidence 0
+    (nothing was claimed)."""
+    return BoardReading(n, n, ((0.0, 0.0),) * 4, empty_cells(n, n, 0.0), extra={"not_found": True})
+
+
+def board_errors(truth: Sequence[CellReading], reading: BoardReading) -> dict[str, int]:
+    """:func:`compare`'s errors, except that a board not found (:func:`_not_read`) is wrong on
+    every square and every field truth has, as the issue counts it: its empty squares were not
+    read empty, they were not read at all."""
+    errors = compare(truth, reading.cells)
+    if reading.extra.get("not_found"):
+        for field, total in (("square", "cells"), ("kind", "cells"), ("token", "cells"),
+                             ("letter", "tiles"), ("set", "sets")):
+            errors[field] = errors[total]
+        errors["rotation"] = sum(t.kind == "tile" and t.rotation is not None for t in truth)
+    return errors
 
 
 def table_profile(spec: Any, seed: int, phone: bool) -> tuple[Profile | None, list[str]]:
@@ -516,9 +531,9 @@ def stranger_adapt(n: int, seed0: int = STRANGER_SEED) -> dict[str, Any]:
             try:
                 reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid, profile=prof)
             except NoBoardFound:
-                reading = _not_read(spec)
+                reading = _not_read(spec.grid)
             tallies[part].add(f"stranger-{seed}", truth, reading)
-            wrong[part] = sum(compare([t], [reading.cell(t.row, t.col)])["square"] for t in truth)
+            wrong[part] = board_errors(truth, reading)["square"]
         for part in parts[1:]:
             if wrong[part] > wrong["no_profile"]:
                 worse[part].append(f"{seed}: {wrong['no_profile']} -> {wrong[part]}")
@@ -828,7 +843,7 @@ def side_by_side_real() -> dict[str, Any]:
             cpu.append(ms)
             model.append(mms)
         except NoBoardFound:
-            readings = {m: BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.0)) for m in READERS}
+            readings = {m: _not_read(15) for m in READERS}
         for m in READERS:
             tallies[m].add(name, truth, readings[m])
     out: dict[str, Any] = {m: _brief(t.result()) for m, t in tallies.items()}
@@ -945,15 +960,14 @@ def stranger_raw(n: int, seed0: int) -> dict[str, Any]:
                     float(first.extra["square_model_ms"]) if SQUARE_READER == "rules" else 0.0))
             except NoBoardFound:
                 not_found[part].append(seed)
-                readings = {m: _not_read(spec) for m in READERS}
-                mine = _not_read(spec)
+                readings = {m: _not_read(spec.grid) for m in READERS}
+                mine = _not_read(spec.grid)
             for m in READERS:
                 parts[part][m].add(f"stranger-{seed}", truth, readings[m])
-                wrong.setdefault(m, {})[part] = sum(
-                    compare([t], [readings[m].cell(t.row, t.col)])["square"] for t in truth)
+                wrong.setdefault(m, {})[part] = board_errors(truth, readings[m])["square"]
             default["parts"][part].add(f"stranger-{seed}", truth, mine)
             default["views"]["phone" if phone else "overhead"][part].add(f"stranger-{seed}", truth, mine)
-            wrong.setdefault("default", {})[part] = sum(compare([t], [mine.cell(t.row, t.col)])["square"] for t in truth)
+            wrong.setdefault("default", {})[part] = board_errors(truth, mine)["square"]
         for m in READERS:
             if wrong[m]["table_profile"] > wrong[m]["no_profile"]:
                 worse[m].append(f"{seed}: {wrong[m]['no_profile']} -> {wrong[m]['table_profile']}")

@@ -60,3 +60,26 @@ def test_a_strangers_table_profile_is_measured_before_and_after_its_adaptation()
     assert all(out[p]["squares"] == 225 for p in parts)
     assert out["profile_adapted"]["scenes_worse_than_no_profile"] == []
     assert out["profile_adapted"]["square_error_pct"] <= out["no_profile"]["square_error_pct"]
+
+
+def test_a_board_not_found_is_wrong_on_every_square_even_its_empty_ones() -> None:
+    from bench.vision import Tally, _not_read, board_errors
+    from companion.vision.reading import CellReading, empty_cells
+
+    # A 15x15 board, all empty but two tiles: a reader that found nothing must not be credited
+    # with the 223 empty squares it never read.
+    truth = list(empty_cells(15, 15))
+    truth[0] = CellReading(0, 0, kind="tile", letter="A", rotation=0, confidence=1.0)
+    truth[1] = CellReading(0, 1, kind="tile", letter="B", rotation=90, confidence=1.0)
+    errors = board_errors(truth, _not_read(15))
+    assert errors["square"] == errors["kind"] == errors["token"] == 225
+    assert errors["letter"] == errors["rotation"] == 2
+    tally = Tally(with_reliability=True)
+    tally.add("lost", truth, _not_read(15))
+    res = tally.result()
+    assert res["square_error_pct"] == 100.0 and res["boards_perfect"] == 0
+    # A board read empty, found, is judged by compare as before: only the two tiles are wrong.
+    from companion.vision.reading import BoardReading
+
+    found = BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.9))
+    assert board_errors(truth, found)["square"] == 2
