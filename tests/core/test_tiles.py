@@ -5,7 +5,7 @@ from companion.core.errors import CompanionError
 
 
 def test_known_sets():
-    assert tileset_names() == ["de", "en", "pl", "super3"]
+    assert tileset_names() == ["de", "en", "pl", "ro", "super3"]
 
 
 def test_english_set():
@@ -53,3 +53,10 @@ def test_words_and_racks_are_checked_against_the_alphabet():
         get_tileset("en").parse_rack("AB1")
     with pytest.raises(CompanionError, match="unknown tile set"):
         get_tileset("klingon")
+
+
+def test_romanian_set_has_no_k_q_w_y():
+    ro = get_tileset("ro")
+    assert ro.size == 100 and ro.blanks == 2
+    assert not {"K", "Q", "W", "Y"} & ro.alphabet and len(ro.alphabet) == 22
+    assert ro.counts["A"] == 11 and ro.values["X"] == 10 and ro.values["B"] == 9

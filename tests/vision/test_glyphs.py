@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_every_letter_of_every_set_and_the_digits_are_in_every_font():
     atlas = load_atlas()
     needed = set("0123456789?")
-    for name in ("en", "de", "pl", "super3"):
+    for name in ("en", "de", "pl", "ro", "super3"):
         needed |= get_tileset(name).alphabet
     for font in range(len(atlas.fonts)):
         for ch in needed:

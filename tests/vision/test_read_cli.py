@@ -57,3 +57,26 @@ def test_bad_profile_and_options(tmp_path):
     assert "not a profile" in one_line_error(run("read", str(img), "--profile", str(bad)))
     assert run("read", str(img), "--grid", "19").returncode == 2
     assert run("read", str(img), "--tileset", "xx").returncode == 2
+
+
+def test_a_romanian_board_is_read_with_its_own_letters(tmp_path):
+    """A Romanian set (no K, Q, W or Y): read through the command with ``--tileset ro``, every
+    tile read as one of the set's own letters, and as the letter it is."""
+    import json
+
+    from companion.core.tiles import get_tileset
+    from companion.sim.render import render
+    from companion.sim.scene import preset
+
+    spec = preset("clean", np.random.default_rng(7), tileset="ro", n_tiles=30)
+    scene = render(spec, 7)
+    photo = tmp_path / "ro.png"
+    cv2.imwrite(str(photo), scene.image)
+    proc = run("read", str(photo), "--tileset", "ro", "--json")
+    assert proc.returncode == 0, proc.stderr
+    cells = json.loads(proc.stdout)["cells"]
+    alphabet = get_tileset("ro").alphabet | {"?"}
+    tiles = [(c, t) for c, t in zip(cells, scene.truth.cells) if t.kind == "tile"]
+    assert len(tiles) >= 20
+    assert all(c["letter"] in alphabet for c, _ in tiles if c["kind"] == "tile")
+    assert sum(c["letter"] == t.letter for c, t in tiles) >= len(tiles) - 1
