@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from companion.vision.cells.geometry import Geometry
-from companion.vision.cells.glyphs import Glyphs, find_glyphs, glyph_novelty
+from companion.vision.cells.glyphs import Glyphs, find_glyphs
+from companion.vision.cells.premium_print import glyph_novelty
 from companion.sim.scene import preset
 
 from .rendered import faces_misread, read_rendered

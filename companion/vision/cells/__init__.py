@@ -10,7 +10,7 @@ the grid's bright end to a standard exposure. The learned reader (:mod:`companio
 is to replace these rules; until it does, they are one reading the table may use. The stages,
 each a module or two (colours compared through :mod:`companion.vision.colour`):
 
-1. **Letters** (:mod:`.glyphs`). Ink shapes of a letter's size, dark on light or light on dark,
+1. **Letters** (:mod:`.glyphs`, :mod:`.premium_print`). Ink shapes of a letter's size, dark on light or light on dark,
    found over the whole board at once, each scored by the letter network for looking like a
    letter in some turn; one it doubts (a bar, like a piece of print) is a letter only where its
    face shows that letter's value in its corner, or on a plain square in the ink of the board's
@@ -25,7 +25,7 @@ each a module or two (colours compared through :mod:`companion.vision.colour`):
    board (:func:`learn_empty`), each square's own look is known, carried into this photo's
    colours by an affine map. The light at each square is divided out before comparing: a
    lamp's spot or a shadow moves lightness, not hue.
-3. **Kinds** (:mod:`.kinds`, :mod:`.shapes`). Each square's fit to its empty look, to the
+3. **Kinds** (:mod:`.kinds`, :mod:`.shapes`, :mod:`.premium_print`). Each square's fit to its empty look, to the
    nearest tile body and to a known back, against an outlier floor, gives a belief over empty /
    face up / face down; a square no kind fits is looked at as under a lamp's glare
    (:mod:`companion.vision.glare`), and one taken for a blank on a premium square that shows its

@@ -33,16 +33,9 @@ from companion.vision.cells.geometry import (
     half_board,
     premium_classes,
 )
-from companion.vision.cells.glyphs import (
-    _HIDDEN,
-    Glyphs,
-    _assign_glyphs,
-    find_glyphs,
-    glyph_novelty,
-    letterlike,
-    print_shown,
-)
+from companion.vision.cells.glyphs import Glyphs, _assign_glyphs, find_glyphs, letterlike
 from companion.vision.cells.inks import read_glyph_faces
+from companion.vision.cells.premium_print import _HIDDEN, glyph_novelty, print_shown
 from companion.vision.cells.set_colours import (
     _by_hue,
     _match_sets,

@@ -2,10 +2,9 @@
 
 Takes the half board and its full-resolution grey; gives :class:`Glyphs`: every ink shape of a
 letter's size (dark on light or light on dark; adaptive threshold, components), with how much
-the letter network takes it for a letter in some turn (:func:`letterlike`). Also here: how much a
-square shows its premium class's print (:func:`print_shown`, :func:`glyph_novelty`: a mark the
-class's other squares show in the same place is print, not a letter), and which glyph is each
-square's (:func:`_assign_glyphs`)."""
+the letter network takes it for a letter in some turn (:func:`letterlike`). Also here: which glyph is
+each square's (:func:`_assign_glyphs`); whether a glyph is a premium's print rather than a
+tile's letter is :mod:`.premium_print`'s."""
 
 from __future__ import annotations
 
@@ -15,10 +14,8 @@ import cv2
 import numpy as np
 
 from companion.vision.cells.geometry import Geometry
-from companion.vision.colour import luminance
 from companion.vision.face import GLYPH_PX, fit_square
 from companion.vision.letters import OTHER, glyph_features, load_model, softmax
-from companion.vision.medians import median
 
 
 _CV_CHANNELS = 128  # the most channels OpenCV takes in one picture
@@ -303,80 +300,6 @@ def letterlike(glyphs: Glyphs, letters: list[str]) -> np.ndarray:
     idx = model.index(list(letters) + [OTHER])
     p = softmax(model.logits(feats.reshape(n * 4, -1))[:, idx]).reshape(n, 4, -1)
     return p[..., :-1].max(2).max(1).astype(np.float32)
-
-
-_HIDDEN_LEVEL = 0.1  # fine detail (RMS of relative lightness) a class's picture needs to count as print
-_INSIDE = 0.15  # fraction of a square from each side left out of its print's picture
-_HIDDEN = 0.5  # correlation with its class's print below which a square hides it
-_PRINT_REFS = 24  # squares of a class its typical picture is taken from
-_PRINT_SHIFT = 2  # pixels a square's picture may lie off its class's (a grid fitted a little off)
-
-
-def print_shown(small: np.ndarray, geo: Geometry, classes: np.ndarray, ask: np.ndarray,
-                lum_small: np.ndarray | None = None) -> np.ndarray:
-    """(R, C) for squares of ``ask`` whose class has print (a premium's words), how much their
-    picture (relative lightness, as :func:`unlike_class` takes it) correlates with the class's
-    typical one; NaN elsewhere. A face hides the print under it; an empty square shows it,
-    however a light or glare lies on it. ``lum_small``: the luminance of ``small`` when worked
-    out already (the same values)."""
-    out = np.full(classes.shape, np.nan, np.float32)
-    blocks = geo.blocks(small if lum_small is None else lum_small, 0.0, 1.0)
-    n = blocks.shape[2]
-    # The square's inside only: the grid's lines and a neighbour's shadow lie at its sides
-    # (a plain square's 'print' would be its lines), a premium's words within; at the best of
-    # a pixel's shifts each way (a lens's distortion moves the print near the board's corners).
-    e, s = int(round(_INSIDE * n)), _PRINT_SHIFT // 2
-
-    def relative(at: np.ndarray) -> np.ndarray:
-        pics = luminance(blocks[at[:, 0], at[:, 1]]) if lum_small is None else blocks[at[:, 0], at[:, 1]]
-        middle = pics[:, n // 4 : n - n // 4, n // 4 : n - n // 4].reshape(len(pics), -1)
-        return pics / np.maximum(median(middle), 1.0)[:, None, None]
-
-    for k in np.unique(classes[ask]):
-        mine = np.argwhere(classes == k)
-        if len(mine) < 4:
-            continue
-        # The class's typical picture from squares spread evenly over it (enough for a median).
-        refs = mine[np.linspace(0, len(mine) - 1, min(len(mine), _PRINT_REFS)).round().astype(int)]
-        ref = median(relative(refs)[:, e : n - e, e : n - e], axis=0).astype(np.float32)
-        a = (ref - ref.mean()).ravel()
-        if float(np.sqrt(np.mean(a * a))) < _HIDDEN_LEVEL:
-            continue  # a plain colour: nothing to show or hide
-        asked = np.argwhere(ask & (classes == k))
-        for (r, c), v in zip(asked, relative(asked)):
-            views = np.stack([v[e + dy : n - e + dy, e + dx : n - e + dx].ravel()
-                              for dy in range(-s, s + 1) for dx in range(-s, s + 1)])
-            views -= views.mean(1, keepdims=True)
-            corr = (views @ a) / (np.sqrt((views * views).sum(1)) * np.sqrt(a @ a) + 1e-9)
-            out[r, c] = float(corr.max())
-    return out
-
-
-def glyph_novelty(glyphs: Glyphs, at: np.ndarray, unlike: np.ndarray, geo: Geometry, scale: float,
-                  exact: bool = False) -> np.ndarray:
-    """(R, C) for each square's glyph, the fraction of its box (within the square, at the
-    resolution of ``unlike``) unlike its class's picture: a letter of a tile is new there,
-    the class's own print is not. NaN where no glyph."""
-    out = np.full(at.shape, np.nan, np.float32)
-    n = unlike.shape[2]
-    o = geo.origin
-    for r, c in np.argwhere(at >= 0):
-        i = int(at[r, c])
-        cx = (glyphs.x[i] + 0.5) / scale - 0.5 - o / scale - c * n
-        cy = (glyphs.y[i] + 0.5) / scale - 0.5 - o / scale - r * n
-        if exact:
-            # The pixels whose centres the glyph's box holds: a bar one pixel wide is that
-            # pixel, not three of which two are the body beside it.
-            hw, hh = max(0.5, glyphs.w[i] / scale / 2.0), max(0.5, glyphs.h[i] / scale / 2.0)
-            x0, x1 = max(0, int(np.floor(cx - hw + 0.5))), min(n, int(np.floor(cx + hw + 0.5)))
-            y0, y1 = max(0, int(np.floor(cy - hh + 0.5))), min(n, int(np.floor(cy + hh + 0.5)))
-        else:
-            hw, hh = max(1.0, glyphs.w[i] / scale / 2.0), max(1.0, glyphs.h[i] / scale / 2.0)
-            x0, x1 = max(0, int(round(cx - hw))), min(n, int(round(cx + hw)) + 1)
-            y0, y1 = max(0, int(round(cy - hh))), min(n, int(round(cy + hh)) + 1)
-        if x1 > x0 and y1 > y0:
-            out[r, c] = float(unlike[r, c, y0:y1, x0:x1].mean())
-    return out
 
 
 def _assign_glyphs(glyphs: Glyphs, geo: Geometry, shift: np.ndarray) -> np.ndarray:

@@ -4,20 +4,18 @@ Takes :class:`~companion.vision.cells.evidence.Evidence`; gives (R, C, 4) log-li
 empty / face up / back / other (:func:`kind_scores`: each square's fit to its empty look, to the
 nearest tile body and to a known back, against an outlier floor) and each square's kind
 (:func:`_glare_kinds`: a square no kind fits is looked at again as under a lamp's glare,
-:mod:`companion.vision.glare`). The corrections made in place: a blank taken on a premium square
-that shows its class's print is empty (:func:`_print_shown`); glare or a shade over a square's
+:mod:`companion.vision.glare`). The corrections made in place: glare or a shade over a square's
 own empty look that explains its colour raises the empty kind (:func:`_glare_explained`,
-:func:`_shade_explained`)."""
+:func:`_shade_explained`); a blank taken on a premium square that shows its class's print is
+empty (:func:`companion.vision.cells.premium_print._print_shown`)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from companion.core.board import Premium
 from companion.vision.cells.evidence import _GLARE_OFF, _TILE_RADIUS, Evidence
 from companion.vision.cells.geometry import Geometry
-from companion.vision.cells.glyphs import _PRINT_SHIFT
 from companion.vision.cells.shapes import _inked
 from companion.vision.colour import colour_distance, to_lab
 from companion.vision.medians import median
@@ -148,59 +146,6 @@ def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
     candidates += [(2, b, s_t, -1.0) for b in ev.back_colours]
     return glare_kinds(scores, ev.stats.median / ev.light, candidates, white,
                        lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_at >= 0)
-
-
-_PRINT_SHOWN = 0.85  # correlation with its class's print above which a square shows that print
-_PRINT_LEVEL = 0.04  # fine detail (RMS, relative to the level) a class's print must have
-
-
-def _print_shown(ev: Evidence, geo: Geometry, kind_idx: np.ndarray) -> np.ndarray:
-    """(R, C) squares taken for a blank face on a premium square that show their class's
-    print: the fine detail (words, teeth, lines) the class's squares read empty show, at full
-    resolution, correlated at the best of a few small shifts. A face hides the print under
-    it, and a blank has no ink at all; a lamp's glare or a light the board's field misses
-    moves an empty square's colour towards a pale tile's, but its print stays where it was.
-    Fine detail only (the picture less its blur, over its blur): glare and shade are smooth."""
-    classes = ev.extra.get("classes")
-    out = np.zeros(kind_idx.shape, bool)
-    if classes is None:
-        return out
-    plain = list(Premium).index(Premium.NONE)
-    blank = (kind_idx == 1) & (ev.glyph_at < 0) & (classes != plain)
-    if not blank.any():
-        return out
-    rect = ev.extra["rectified"]
-    p, o, s = geo.cell_px, int(round(geo.origin)), _PRINT_SHIFT
-    e, pad = 3, 12  # the picture takes in the lines around the square; room for the blur
-    n = p + 2 * (e + s)
-
-    def detail(r: int, c: int) -> np.ndarray | None:
-        y0, x0 = o + r * p - e - s - pad, o + c * p - e - s - pad
-        if y0 < 0 or x0 < 0 or y0 + n + 2 * pad > rect.shape[0] or x0 + n + 2 * pad > rect.shape[1]:
-            return None
-        g = cv2.cvtColor(rect[y0 : y0 + n + 2 * pad, x0 : x0 + n + 2 * pad], cv2.COLOR_BGR2GRAY).astype(np.float32)
-        low = cv2.GaussianBlur(g, (0, 0), 4.0)
-        return ((g - low) / np.maximum(low, 8.0))[pad : pad + n, pad : pad + n]
-
-    m = p + 2 * e
-    for k in np.unique(classes[blank]):
-        refs = [d for r, c in np.argwhere((classes == k) & (kind_idx == 0)) if (d := detail(int(r), int(c))) is not None]
-        if len(refs) < 3:
-            continue
-        ref = np.median(np.stack(refs)[:, s : s + m, s : s + m], axis=0)
-        a = (ref - ref.mean()).ravel()
-        level = float(np.sqrt(np.mean(a * a)))
-        if level < _PRINT_LEVEL:
-            continue  # a class without print (a plain colour) tells nothing here
-        for r, c in np.argwhere(blank & (classes == k)):
-            d = detail(int(r), int(c))
-            if d is None:
-                continue
-            views = np.stack([d[dy : dy + m, dx : dx + m].ravel() for dy in range(2 * s + 1) for dx in range(2 * s + 1)])
-            views -= views.mean(1, keepdims=True)
-            corr = (views @ a) / (np.sqrt((views * views).sum(1)) * np.sqrt(a @ a) + 1e-9)
-            out[r, c] = float(corr.max()) >= _PRINT_SHOWN
-    return out
 
 
 _GLARE_FIT = 1.0  # spreads within which glare over the empty look must explain the colour

@@ -21,13 +21,8 @@ from companion.vision.cells.faces import _faces, _full_face_size
 from companion.vision.cells.gather import gather_evidence
 from companion.vision.cells.geometry import CELL_PX, MARGIN, Geometry, _check, half_board
 from companion.vision.cells.inks import _cap_height, _faces_apart, _read_inks, _turned_faces
-from companion.vision.cells.kinds import (
-    _glare_explained,
-    _glare_kinds,
-    _print_shown,
-    _shade_explained,
-    kind_scores,
-)
+from companion.vision.cells.kinds import _glare_explained, _glare_kinds, _shade_explained, kind_scores
+from companion.vision.cells.premium_print import _print_shown
 from companion.vision.cells.set_passes import (
     _backs_under_glare,
     _nearest_set,
