@@ -8,40 +8,69 @@ nothing explains (neither print, ink nor token), which :mod:`.doubt` turns into 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from companion.core.board import Layout, Premium
 from companion.vision.cells.evidence import _TILE_RADIUS, Evidence
-from companion.vision.cells.faces import _face_fit, under_light
+from companion.vision.cells.faces import under_light
 from companion.vision.cells.geometry import premium_classes
 from companion.vision.cells.token_discs import (
-    TOKEN_INSET,
     TOKEN_RADIUS,
-    _CORNER_REACH,
-    _DISC_CONTRAST,
     _DISC_RING,
     _FOREIGN,
     _TOKEN_FOREIGN,
     _TOKEN_SPOT,
     _best_disc,
     _decide_token,
-    _face_outline,
     _off_blend,
     _token_near,
-    _top_left_quarter,
     _unlike,
-    corner_discs,
     token_blobs,
     token_disc,
 )
+from companion.vision.cells.tokens_on_faces import _tokens_on_faces
 from companion.vision.colour import _lab_bytes, colour_distance, to_lab
-from companion.vision.face import face_crop
 from companion.vision.medians import median
 
 
-# A square and its four sides' neighbours, as row and column steps in a picture padded by one.
-_SELF_AND_SIDES = (np.array([1, 0, 2, 1, 1]), np.array([1, 1, 1, 0, 2]))
+@dataclass
+class _Board:
+    """The board as the token search sees it, shared by its passes: the half board under the
+    board's reference light in 8-bit Lab (``seen_lab``, ``p`` pixels a square, the grid ``o``
+    pixels in), at every pixel the mean colour within a token's middle and within a ring about
+    it and how unlike they are (``spot``), where faces overhang (``under_face``), each
+    square's empty look and its two usual colours (Lab); and the rectified board at full
+    resolution (``rect``, ``P`` pixels a square, ``scale`` times the half board), its exposure
+    (``gain``) and a token's radius there (``radius_px``)."""
+
+    ev: Evidence
+    R: int
+    C: int
+    p: int
+    P: int
+    o: int
+    scale: float
+    rect: np.ndarray
+    gain: float
+    seen_lab: np.ndarray
+    mean_in: np.ndarray
+    ring: np.ndarray
+    spot: np.ndarray
+    under_face: np.ndarray
+    look_lab: np.ndarray
+    usual_light: np.ndarray
+    usual_dark: np.ndarray
+    radius_px: float
+
+    def lab_of(self, crop: np.ndarray, light: np.ndarray | None = None, factor: np.ndarray | None = None) -> np.ndarray:
+        # 8-bit Lab of the exposure- and light-normalised crop (or stack of crops, each with
+        # its ``factor``): OpenCV converts bytes fast.
+        f = self.gain / np.maximum(light, 1e-3) if factor is None else factor
+        norm = np.clip(crop.astype(np.float32) * f, 0, 255).astype(np.uint8)
+        return cv2.cvtColor(norm.reshape(-1, *norm.shape[-2:]), cv2.COLOR_BGR2LAB).reshape(norm.shape).astype(np.float32)
 
 
 def find_tokens(
@@ -73,6 +102,69 @@ def find_tokens(
     seen_lab = to_lab(seen)
     token = np.zeros((R, C), bool)
     sure = np.zeros((R, C), np.float32)
+    classes = premium_classes(layout)
+    empty = kind_idx == 0
+    d, pictured = _class_pictures(ev, seen, seen_lab, classes, empty, (R, C, p, o))
+    foreign = (d > _FOREIGN).astype(np.uint8) * 255
+    # Faces overhang their neighbours' squares (with their edges and the shadows they cast):
+    # what lies under them is not the board.
+    under_face = np.zeros((R * p, C * p), bool)
+    half = 0.56 * face_px / scale
+    for (r, c), centre in faces.items():
+        cx, cy = (centre + 0.5) / scale - 0.5 - o
+        under_face[max(0, int(cy - half)) : max(0, int(cy + half + 1)), max(0, int(cx - half)) : max(0, int(cx + half + 1))] = True
+    foreign[under_face] = 0
+
+    # A token is a spot unlike the ring around it: the mean colour within a token's middle
+    # against the mean of a ring about twice a token's size (where a letter's stroke, a
+    # label's or a line crosses the middle, both means mix the same colours).
+    rad = TOKEN_RADIUS * p
+    k_in = max(3, int(round(1.2 * rad)) | 1)
+    k_out = max(k_in + 4, int(round(4.6 * rad)) | 1)
+    mean_in = cv2.blur(seen_lab, (k_in, k_in))
+    ring = cv2.blur(seen_lab, (k_out, k_out))  # (the outer mean, made the ring's in place)
+    ring *= k_out**2
+    ring -= mean_in * k_in**2
+    ring /= float(k_out**2 - k_in**2)
+    spot = _unlike(mean_in, ring)
+    ev.extra["token_spots"] = spot  # for diagnostics
+    radius_px = TOKEN_RADIUS * P
+
+    look_lab = to_lab(ev.empty_look)
+    sq_light, sq_dark = to_lab(ev.stats.light / ev.light), to_lab(ev.stats.dark / ev.light)
+    # Each square's two colours as its kind shows them without a token (a token on the square
+    # is part of its own halves): the medians over the empty squares of its premium class,
+    # over the faces of its set.
+    usual_light, usual_dark = sq_light.copy(), sq_dark.copy()
+    for mine in [(classes == k) & empty for k in np.unique(classes)] + [
+            (kind_idx == 1) & (ev.tile_set == j) for j in np.unique(ev.tile_set[kind_idx == 1])]:
+        if mine.any():
+            usual_light[mine], usual_dark[mine] = median(sq_light[mine], axis=0), median(sq_dark[mine], axis=0)
+    board = _Board(ev, R, C, p, P, o, scale, rect, gain, seen_lab, mean_in, ring, spot, under_face, look_lab,
+                   usual_light, usual_dark, radius_px)
+    _tokens_on_empty(board, layout, empty, d, pictured, token, sure)
+
+    # Each face's body and ink colours (the ink's: the darker half of the middle, or the
+    # lighter for light ink), under the board's reference light.
+    pol_all = np.array(ev.tile_polarity or [1])
+    pol_sq = np.where(kind_idx == 1, pol_all[np.clip(ev.tile_set, 0, len(pol_all) - 1)], 1)
+    light_half, dark_half = sq_light, sq_dark
+    body_lab = np.where((pol_sq > 0)[..., None], light_half, dark_half)
+    body_lab = np.where((kind_idx == 1)[..., None], body_lab, to_lab(ev.stats.median / ev.light))
+    ink_lab = np.where((pol_sq > 0)[..., None], dark_half, light_half)
+    _tokens_on_faces(board, kind_idx, faces, face_px, rotations, body_lab, ink_lab, token, sure)
+    odd = _unexplained(board, foreign, token, empty, faces, face_px, body_lab, ink_lab)
+    return token, sure, odd
+
+
+def _class_pictures(
+    ev: Evidence, seen: np.ndarray, seen_lab: np.ndarray, classes: np.ndarray, empty: np.ndarray,
+    size: tuple[int, int, int, int],
+) -> tuple[np.ndarray, np.ndarray]:
+    """How unlike its premium class's typical picture each pixel of the grid is (Lab distance
+    less what the class's own squares allow; 0 off the empty squares), and (R, C) the squares
+    whose class's picture is known from enough of its squares. ``size``: (R, C, p, o)."""
+    R, C, p, o = size
     # Empty squares against their class's typical picture: what nothing explains (a hand).
     grid = seen[o : o + R * p, o : o + C * p].reshape(R, p, C, p, 3)
     # Its 8-bit Lab, as to_lab would give it for the whole picture: each class's picture
@@ -82,8 +174,6 @@ def find_tokens(
     expect_lab = np.empty((R, p, C, p, 3), np.float32)
     tolerance = np.zeros((R, p, C, p), np.float32)
     expect_blocks, tolerance_blocks = expect_lab.transpose(0, 2, 1, 3, 4), tolerance.transpose(0, 2, 1, 3)
-    classes = premium_classes(layout)
-    empty = kind_idx == 0
     blocks_lab = seen_lab[o : o + R * p, o : o + C * p].reshape(R, p, C, p, 3).transpose(0, 2, 1, 3, 4)
     # Where the class's own picture is known from enough of its squares, a token must
     # differ from it (a premium's label is in that picture, a token is not).
@@ -115,52 +205,22 @@ def find_tokens(
     empty_px = np.repeat(np.repeat(empty, p, axis=0), p, axis=1)
     d = colour_distance(seen_lab[o : o + R * p, o : o + C * p], expect_lab.reshape(R * p, C * p, 3)) - tolerance.reshape(R * p, C * p)
     d[~empty_px] = 0.0
-    foreign = (d > _FOREIGN).astype(np.uint8) * 255
-    # Faces overhang their neighbours' squares (with their edges and the shadows they cast):
-    # what lies under them is not the board.
-    under_face = np.zeros((R * p, C * p), bool)
-    half = 0.56 * face_px / scale
-    for (r, c), centre in faces.items():
-        cx, cy = (centre + 0.5) / scale - 0.5 - o
-        under_face[max(0, int(cy - half)) : max(0, int(cy + half + 1)), max(0, int(cx - half)) : max(0, int(cx + half + 1))] = True
-    foreign[under_face] = 0
+    return d, pictured
 
-    # A token is a spot unlike the ring around it: the mean colour within a token's middle
-    # against the mean of a ring about twice a token's size (where a letter's stroke, a
-    # label's or a line crosses the middle, both means mix the same colours).
-    rad = TOKEN_RADIUS * p
-    k_in = max(3, int(round(1.2 * rad)) | 1)
-    k_out = max(k_in + 4, int(round(4.6 * rad)) | 1)
-    mean_in = cv2.blur(seen_lab, (k_in, k_in))
-    ring = cv2.blur(seen_lab, (k_out, k_out))  # (the outer mean, made the ring's in place)
-    ring *= k_out**2
-    ring -= mean_in * k_in**2
-    ring /= float(k_out**2 - k_in**2)
-    spot = _unlike(mean_in, ring)
-    ev.extra["token_spots"] = spot  # for diagnostics
-    radius_px = TOKEN_RADIUS * P
 
-    def lab_of(crop: np.ndarray, light: np.ndarray | None = None, factor: np.ndarray | None = None) -> np.ndarray:
-        # 8-bit Lab of the exposure- and light-normalised crop (or stack of crops, each with
-        # its ``factor``): OpenCV converts bytes fast.
-        f = gain / np.maximum(light, 1e-3) if factor is None else factor
-        norm = np.clip(crop.astype(np.float32) * f, 0, 255).astype(np.uint8)
-        return cv2.cvtColor(norm.reshape(-1, *norm.shape[-2:]), cv2.COLOR_BGR2LAB).reshape(norm.shape).astype(np.float32)
-
+def _tokens_on_empty(
+    board: _Board, layout: Layout, empty: np.ndarray, d: np.ndarray, pictured: np.ndarray, token: np.ndarray,
+    sure: np.ndarray,
+) -> None:
+    """Tokens on the empty squares, into ``token`` and ``sure`` (in place). ``d``, ``pictured``:
+    :func:`_class_pictures`."""
+    ev, R, C, p, P, o, scale, rect = board.ev, board.R, board.C, board.p, board.P, board.o, board.scale, board.rect
+    mean_in, ring, spot, under_face, look_lab = board.mean_in, board.ring, board.spot, board.under_face, board.look_lab
+    usual_light, usual_dark, radius_px, lab_of = board.usual_light, board.usual_dark, board.radius_px, board.lab_of
     # Empty squares: a token lies on the square, its middle off the square's edges (where
     # seams, teeth and the neighbours' edges show). The centre square is left alone when
     # empty: its star is a disc of print there.
     lo, hi = int(round(0.2 * p)), int(round(0.8 * p))
-    look_lab = to_lab(ev.empty_look)
-    sq_light, sq_dark = to_lab(ev.stats.light / ev.light), to_lab(ev.stats.dark / ev.light)
-    # Each square's two colours as its kind shows them without a token (a token on the square
-    # is part of its own halves): the medians over the empty squares of its premium class,
-    # over the faces of its set.
-    usual_light, usual_dark = sq_light.copy(), sq_dark.copy()
-    for mine in [(classes == k) & empty for k in np.unique(classes)] + [
-            (kind_idx == 1) & (ev.tile_set == j) for j in np.unique(ev.tile_set[kind_idx == 1])]:
-        if mine.any():
-            usual_light[mine], usual_dark[mine] = median(sq_light[mine], axis=0), median(sq_dark[mine], axis=0)
     bodies_lab = [to_lab(b) for b in list(ev.tile_colours) + list(ev.back_colours)]
     # A token's middle is unlike the square's own look as well as its ring (what the full
     # resolution test below asks too): print only unlike its ring is passed over here, at
@@ -256,186 +316,15 @@ def find_tokens(
         disc = _best_disc(score, ok if found else alone)
         _decide_token(token, sure, (r, c), found, disc)
 
-    # Each face's body and ink colours (the ink's: the darker half of the middle, or the
-    # lighter for light ink), under the board's reference light.
-    pol_all = np.array(ev.tile_polarity or [1])
-    pol_sq = np.where(kind_idx == 1, pol_all[np.clip(ev.tile_set, 0, len(pol_all) - 1)], 1)
-    light_half, dark_half = sq_light, sq_dark
-    body_lab = np.where((pol_sq > 0)[..., None], light_half, dark_half)
-    body_lab = np.where((kind_idx == 1)[..., None], body_lab, to_lab(ev.stats.median / ev.light))
-    ink_lab = np.where((pol_sq > 0)[..., None], dark_half, light_half)
 
-    # Tiles and backs, on the face found for each, against its body.
-    typical = int(round(face_px))  # the faces' size is known to a pixel or two (sets differ)
-    m = 3
-    hs = 0.9 * face_px / scale  # the face without its rim, at half resolution
-    n = int(round(hs))
-    boxes: dict[tuple[int, int], int] = {}
-    # A token's middle is unlike the face's body and its ink too (as at full resolution
-    # below): a spot only unlike its ring (a letter's stroke beside the body) is passed over.
-    # (Every face's box at once: the boxes stacked, each against its own face's colours.)
-    corners: list[tuple[int, int]] = []
-    for (r, c), centre in faces.items():
-        hx, hy = (centre + 0.5) / scale - 0.5
-        bx0, by0 = int(round(hx - hs / 2)), int(round(hy - hs / 2))
-        if bx0 < 0 or by0 < 0 or by0 + n > spot.shape[0] or bx0 + n > spot.shape[1]:
-            continue
-        boxes[(r, c)] = len(corners)
-        corners.append((bx0, by0))
-    if boxes:
-        held = np.array(list(boxes), np.int64)
-        middles = np.stack([mean_in[y : y + n, x : x + n] for x, y in corners])
-        body_of = body_lab[held[:, 0], held[:, 1]][:, None, None, :]
-        ink_of = np.where((kind_idx[held[:, 0], held[:, 1]] == 1)[:, None], ink_lab[held[:, 0], held[:, 1]],
-                          body_lab[held[:, 0], held[:, 1]])[:, None, None, :]
-        spots_of = np.minimum(np.stack([spot[y : y + n, x : x + n] for x, y in corners]), _unlike(middles, body_of))
-        # A token of the ink's own colour (a black one on a face printed black) is found
-        # only where no ink is printed: in the tile's own top-left quarter, clear of the
-        # letter (the middle is left out below) and of the digits, at full resolution a
-        # round blob apart from the letter. Elsewhere a spot like the ink is the letter.
-        face_spots = np.minimum(spots_of, _unlike(middles, ink_of))
-    corner_off = (TOKEN_INSET + TOKEN_RADIUS) * P  # a token's middle from a face's edges
-
-    def corner_at(t: int, x0: float, y0: float, side: float) -> tuple[float, float]:
-        # The tile's own top-left corner of a face at (x0, y0) ``side`` across, turned t.
-        ux, uy = -1.0, -1.0
-        for _ in range((t // 90) % 4):
-            ux, uy = -uy, ux
-        mid = (side - 1) / 2.0
-        return x0 + mid + ux * (mid - corner_off), y0 + mid + uy * (mid - corner_off)
-
-    def corner_tokens() -> dict[tuple[int, int], tuple[float, float, float]]:
-        # A clear disc in the tile's own top-left corner, where its face prints nothing (its
-        # ink is the letter and the value): a token, whatever its colour (a black one on a
-        # face printed black too). A shadow is not a solid disc; a letter's stroke or the gap
-        # beside the face runs on to a side of any spot of it. (The spots and blobs below
-        # miss a token there: a ring about it runs off the face into the gap, and the face's
-        # outline cuts it.) The corner is known to a few pixels only (before the face's fit).
-        # (Only the corner's neighbourhood is looked at: the search, its ring and its blur;
-        # every face-up tile's corner, at each turn it may have, at once.) For each face with
-        # one: where it lies in the picture (on the face, as its fit tells below), its score.
-        span_c = 2 * (_CORNER_REACH + int(np.ceil(_DISC_RING * radius_px + 0.6 * radius_px)) + 2)
-        cands, crops, ats, turns = [], [], [], []
-        for (r, c), centre in faces.items():
-            if (r, c) not in boxes or int(kind_idx[r, c]) != 1:
-                continue
-            turn = rotations.get((r, c))
-            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
-                ax, ay = corner_at(t, centre[0] - (face_px - 1) / 2.0, centre[1] - (face_px - 1) / 2.0, face_px)
-                ox, oy = int(round(ax - span_c / 2.0)), int(round(ay - span_c / 2.0))
-                crops.append(face_crop(rect, (ox + span_c / 2.0, oy + span_c / 2.0), span_c))
-                ats.append((ax - ox, ay - oy))
-                turns.append(t)
-                cands.append(((r, c), ox, oy))
-        if not cands:
-            return {}
-        rr, cc = np.array([rc for rc, _, _ in cands]).T
-        labs = lab_of(np.stack(crops), factor=(gain / np.maximum(ev.light[rr, cc], 1e-3))[:, None, None, :])
-        xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
-        # Unlike the face's body, nor the board seen past the face's rounded corner (the
-        # square's own look, or a neighbour's premium printed across the edge), ringed by the
-        # face as well. (Every candidate's six colours at once: none past the board's edge.)
-        look_pad = np.full((R + 2, C + 2, 3), np.nan, np.float32)
-        look_pad[1:-1, 1:-1] = look_lab
-        others = np.concatenate((body_lab[rr, cc][:, None].astype(np.float32),
-                                 look_pad[rr[:, None] + _SELF_AND_SIDES[0], cc[:, None] + _SELF_AND_SIDES[1]]), axis=1)
-        away = np.nan_to_num(colour_distance(colours[:, None, :], others), nan=np.inf).min(axis=1)
-        found: dict[tuple[int, int], tuple[float, float, float]] = {}
-        for i, (rc, ox, oy) in enumerate(cands):
-            # (The first turn that shows one, as the turns are tried in order.)
-            if rc not in found and float(scores[i]) > _DISC_CONTRAST and float(away[i]) > _TOKEN_FOREIGN:
-                found[rc] = (float(xs_[i]) + ox, float(ys_[i]) + oy, float(scores[i]))
-        return found
-
-    corner_of = corner_tokens()
-
-    for (r, c), centre in faces.items():
-        k = int(kind_idx[r, c])
-        turn = rotations.get((r, c))
-        # Where a token may lie on this face (half resolution), and is there a spot there?
-        if (r, c) not in boxes:
-            continue
-        corner = corner_of.get((r, c)) if k == 1 else None
-        if k == 1:
-            zones = [_top_left_quarter(t, n) for t in ((turn,) if turn is not None else (0, 90, 180, 270))]
-        else:
-            zones = [(-1, -1, n + 1, n + 1)]
-        # (The letter fills the face's middle: a token lies between it and the edges.)
-        face_spot = (spots_of if k == 1 else face_spots)[boxes[(r, c)]].copy()
-        if k == 2:
-            # A back shows no print: a spot darker than its ring by any amount may be a
-            # token (a black one on a grey back is no darker than a shadow would be on a
-            # lighter one); the disc test at full resolution tells a shadow's band apart.
-            bx, by = corners[boxes[(r, c)]]
-            face_spot = np.maximum(face_spot, np.minimum(colour_distance(mean_in[by : by + n, bx : bx + n], ring[by : by + n, bx : bx + n]),
-                                                         colour_distance(middles[boxes[(r, c)]], body_of[boxes[(r, c)]])))
-        # (Nor at the face's very edge, where the ring sees past it.)
-        e_ = int(round(0.06 * n))
-        face_spot[:e_], face_spot[n - e_ :], face_spot[:, :e_], face_spot[:, n - e_ :] = 0.0, 0.0, 0.0, 0.0
-        if k == 1:
-            a_, b_ = int(round(0.3 * n)), int(round(0.7 * n))
-            face_spot[a_:b_, a_:b_] = 0.0
-        if max(float(face_spot[max(zy0, 0) : min(zy1, n), max(zx0, 0) : min(zx1, n)].max(initial=0.0))
-               for zx0, zy0, zx1, zy1 in zones) <= _TOKEN_SPOT and corner is None:
-            continue
-        # Where the face lies to a pixel (a token near its corner must not be joined to the
-        # strip of the gap that a face found a pixel off shows).
-        face_lab: list[np.ndarray] = []
-        fitted = _face_fit(ev, k, (r, c), centre, range(typical - 2, typical + 2), m, face_lab)
-        if fitted is None:
-            continue
-        _fit, side, at, far = fitted
-        span = far.shape[0]
-        x0 = min(max(int(round(at[0] - centre[0] + (span - side) / 2.0)), 0), span - side)
-        y0 = min(max(int(round(at[1] - centre[1] + (span - side) / 2.0)), 0), span - side)
-        if corner is not None:
-            # The disc lies on the face, its middle in from its edges (the notch outside a
-            # face's rounded corner is ringed by the face as well).
-            fx = corner[0] - (int(round(centre[0] - span / 2.0)) + x0)
-            fy = corner[1] - (int(round(centre[1] - span / 2.0)) + y0)
-            inner = 0.5 * radius_px
-            if inner <= fx <= side - 1 - inner and inner <= fy <= side - 1 - inner:
-                token[r, c] = True
-                sure[r, c] = float(min(1.0, corner[2] / (2.0 * _DISC_CONTRAST)))
-                continue
-        fg = far[y0 : y0 + side, x0 : x0 + side] & _face_outline(side)
-        if k == 1:
-            # In the tile's own top-left quarter, not joined to the letter (which reaches out
-            # of it). A blank shows no turn: any quarter.
-            found = []
-            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
-                found += token_blobs(fg, radius_px, 1.1 * radius_px, _top_left_quarter(t, side), least=1.3, frame=3)
-        else:
-            found = token_blobs(fg, radius_px, 1.1 * radius_px, (-1, -1, side + 1, side + 1), least=1.3, frame=3)
-        # A token lies on the face, its middle well in from the face's edges (a strip of the
-        # gap around a face found a pixel off is not one).
-        inset = 0.08 * P
-        found = [f for f in found if inset <= f[0] <= side - 1 - inset and inset <= f[1] <= side - 1 - inset]
-        # And is it a disc (as :func:`token_disc` tells)?
-        # (The face's crop in Lab, as lab_of gives it: the fit above took it.)
-        core, score = token_disc(face_lab[0], radius_px)
-        # A token's middle lies on the face, in from its edges (a token put on a face lies
-        # wholly on it); on a face-up tile in its own top-left quarter, off the letter.
-        inset = int(round(0.06 * P))
-        on = np.zeros((side, side), bool)
-        on[inset : side - inset, inset : side - inset] = True
-        if k == 1:
-            zone = np.zeros_like(on)
-            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
-                qx0, qy0, qx1, qy1 = _top_left_quarter(t, side)
-                zone[max(qy0 + 1, 0) : qy1, max(qx0 + 1, 0) : qx1] = True
-            a_, b_ = int(round(0.3 * side)), int(round(0.7 * side))
-            zone[a_:b_, a_:b_] = False
-            on &= zone
-        ok = np.zeros(score.shape, bool)
-        ok[y0 : y0 + side, x0 : x0 + side] = on
-        ok &= colour_distance(core, body_lab[r, c]) > _TOKEN_FOREIGN
-        # A disc alone, without a patch of foreign colour that is round, must not be the
-        # ink's colour either, nor a blend of body and ink: a letter's stroke ends and
-        # corners are solid and rounded too, and blur mixes them at a narrow apex.
-        alone = ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN) if k == 1 else ok
-        disc = _best_disc(score, ok if found else alone)
-        _decide_token(token, sure, (r, c), found, disc)
+def _unexplained(
+    board: _Board, foreign: np.ndarray, token: np.ndarray, empty: np.ndarray, faces: dict[tuple[int, int], np.ndarray],
+    face_px: float, body_lab: np.ndarray, ink_lab: np.ndarray,
+) -> np.ndarray:
+    """(R, C) the fraction of each square that nothing explains: on an empty square what is
+    ``foreign`` to its class's picture, on a face neither its body nor its ink; a token's disc
+    explains its own area."""
+    R, C, p, scale, seen_lab = board.R, board.C, board.p, board.scale, board.seen_lab
     disc_area = np.pi * (TOKEN_RADIUS * p) ** 2  # what a token may explain
     # What nothing explains counts where it is solid: a hand, a sleeve, a held tile cover
     # areas; the thin residue of a grid line or a print's edge seen a pixel off does not.
@@ -475,4 +364,4 @@ def find_tokens(
             count = far_sum[yb, xb] - far_sum[ya, xb] - far_sum[yb, xa] + far_sum[ya, xa]
             n_odd = float(count) - (disc_area if token[r, c] else 0.0)
             odd[r, c] = max(0.0, n_odd) / float((y1 - y0) * (x1 - x0))
-    return token, sure, odd
+    return odd
