@@ -17,8 +17,8 @@ each a module or two (colours compared through :mod:`companion.vision.colour`):
    sure letters (:func:`.inks.read_glyph_faces`). A mark its premium class's other squares show
    in the same place is that class's print, unless the square hides the print a face would
    hide. Their places give where the faces lie.
-2. **Colours, empty looks and light** (:mod:`.stats`, :mod:`.set_colours`, gathered by
-   :mod:`.gather` into :class:`.evidence.Evidence`). The bodies around the letters give the tile
+2. **Colours, empty looks and light** (:mod:`.stats`, :mod:`.set_colours`, :mod:`.looks`,
+   gathered by :mod:`.gather` into :class:`.evidence.Evidence`). The bodies around the letters give the tile
    sets' colours (unless the colour is the board's own print), matched to the profile's sets
    when it names them. Without a profile, squares of one premium class look alike: each
    class's look is what its squares without a letter show; with a profile made from the empty
@@ -40,7 +40,7 @@ each a module or two (colours compared through :mod:`companion.vision.colour`):
    Tesseract), the turn told by the digits' corner and the board's usual turn, the letter
    checked against the value. No ink: a blank face, rotation 0 (``BLANK_TURN``). Each face's
    set is checked against its ink and a lamp's glare.
-5. **Tokens** (:mod:`.tokens`, :mod:`.token_discs`). A disc of a colour foreign to what should
+5. **Tokens** (:mod:`.tokens`, :mod:`.tokens_on_faces`, :mod:`.token_discs`). A disc of a colour foreign to what should
    lie under it, round and of a token's size, ringed on every side by something unlike it; on
    a face-up tile, a clear disc in the tile's own top-left corner counts whatever its colour.
 6. **Doubt** (:mod:`.doubt`). A square part of which nothing explains (not print, ink or

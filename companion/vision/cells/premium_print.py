@@ -2,7 +2,8 @@
 
 Every square of a premium class shows the same print (its words, the teeth along its edges, the
 centre's star); a tile hides it. Takes the half board (or the full-resolution grey) and the
-squares' premium classes; gives how much each square shows its class's typical print
+squares' premium classes; gives the glyphs less those that are print (:func:`_print_dropped`),
+how much each square shows its class's typical print
 (:func:`print_shown`: a face hides it, an empty square shows it under any light), the fraction of
 a glyph's box unlike its class's picture (:func:`glyph_novelty`: a tile's letter is new there,
 the class's print is not), and the squares taken for a blank face that show their class's print,
@@ -14,9 +15,10 @@ import cv2
 import numpy as np
 
 from companion.core.board import Premium
-from companion.vision.cells.evidence import Evidence
+from companion.vision.cells.evidence import _NOVEL, _NOVEL_BAR, Evidence
 from companion.vision.cells.geometry import Geometry
 from companion.vision.cells.glyphs import Glyphs
+from companion.vision.cells.stats import unlike_class
 from companion.vision.colour import luminance
 from companion.vision.medians import median
 
@@ -145,3 +147,37 @@ def _print_shown(ev: Evidence, geo: Geometry, kind_idx: np.ndarray) -> np.ndarra
             corr = (views @ a) / (np.sqrt((views * views).sum(1)) * np.sqrt(a @ a) + 1e-9)
             out[r, c] = float(corr.max()) >= _PRINT_SHOWN
     return out
+
+
+def _print_dropped(
+    glyphs: Glyphs, at: np.ndarray, small: np.ndarray, small_geo: Geometry, geo: Geometry, classes: np.ndarray,
+    lum_small: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each square's glyph (``at``) less those that are their premium class's print: a glyph its
+    class's other squares show too, in the same place, unless the square hides the print a face
+    would hide; with where each square is unlike its class (``unlike``) and how new each glyph
+    is there (``novelty``)."""
+    scale = geo.cell_px / small_geo.cell_px
+    unlike = unlike_class(small, small_geo, classes, lum_small=lum_small)
+    novelty = glyph_novelty(glyphs, at, unlike, geo, scale)
+    # A bar (an I, or a word of print at this scale) must be clearly new: print is full of them.
+    gi = np.maximum(at, 0)
+    # (A board showing no ink at all, a plain board of one colour, has no glyph to index.)
+    bar = (np.maximum(glyphs.w[gi], glyphs.h[gi]) >= 3.0 * np.minimum(glyphs.w[gi], glyphs.h[gi])
+           if len(glyphs) else np.zeros(at.shape, bool))
+    old = (at >= 0) & ~np.isnan(novelty) & (novelty < np.where(bar, _NOVEL_BAR, _NOVEL))
+    if old.any():
+        # ... unless the class has print and the square hides it: something lies over it, and
+        # the glyph is no print, however much of the letter lies where the print's strokes lie
+        # (a face's white letter on a pale blue double letter's white words).
+        shown = print_shown(small, small_geo, classes, old, lum_small)
+        keep = shown < _HIDDEN
+        # A class without print has none to take a bar for: there a bar is old only if its
+        # own pixels are the class's (the grid's lines at a square's side). A thin I, a pixel
+        # wide at this scale, is two thirds body in a box that takes in a pixel either side.
+        plain_bar = old & bar & np.isnan(shown)
+        if plain_bar.any():
+            own = glyph_novelty(glyphs, np.where(plain_bar, at, -1), unlike, geo, scale, exact=True)
+            keep |= plain_bar & (own >= _NOVEL_BAR)
+        at = np.where(old & ~keep, -1, at)
+    return at, unlike, novelty

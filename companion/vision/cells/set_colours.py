@@ -2,8 +2,9 @@
 and which set each is.
 
 Takes the bodies around the letters found (BGR, with their ink's polarity) and the profile's
-sets' colours when there is a profile; gives the board's tile colours, their ink, and each
-square's set: matched one to one with the profile's sets (:func:`_match_sets`), split among
+sets' colours when there is a profile; gives the board's tile colours (:func:`_tile_bodies`: the
+dense colours of the bodies around letters, unless the board's own print) named as the
+profile's sets (:func:`_sets_named`), their ink, and each square's set: matched one to one with the profile's sets (:func:`_match_sets`), split among
 them under one light (:func:`_split_by_sets`, :func:`_sets_by_light`), one set seen in two
 lights merged (:func:`_one_set_in_two_lights`), a set told by hue where its colours are apart
 (:func:`_by_hue`), the ink of a set no face was taken for (:func:`_unseen_set_ink`), and whether
@@ -14,7 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.cells.evidence import _TILE_RADIUS
-from companion.vision.colour import colour_distance, rgb_to_bgr, to_lab
+from companion.vision.cells.inks import Faces
+from companion.vision.cells.stats import SquareStats, _modes
+from companion.vision.colour import colour_distance, luminance, rgb_to_bgr, to_lab
 from companion.vision.profile import Profile
 from companion.vision.sets import carry, fit_light, hue_apart, name_found, shade_apart
 
@@ -180,3 +183,117 @@ def _unnamed_apart(found: np.ndarray, named: np.ndarray) -> bool:
     return (float(colour_distance(seen, to_lab(named))) > _UNNAMED_APART
             and shade_apart(found, named) > _UNNAMED_HUE
             and float(colour_distance(to_lab(washed.astype(np.float32)), seen).min()) > _UNNAMED_APART)
+
+
+def _tile_bodies(
+    stats: SquareStats, body: np.ndarray, pol: np.ndarray, candidate: np.ndarray, faces: Faces, classes: np.ndarray,
+) -> tuple[list[np.ndarray], list[int], list[np.ndarray], list[np.ndarray]]:
+    """The tile sets' colours found (BGR) and their ink's polarity, with the members of each (masks
+    over the ``candidate`` squares) and the members of every colour of lettered faces, kept or
+    not."""
+    # Tile bodies: the dense colours of the bodies around letters (tiles look alike on every
+    # square), each kept unless it is the board's own print.
+    tiles: list[np.ndarray] = []
+    polarity: list[int] = []
+    kept_members: list[np.ndarray] = []
+    lettered_members: list[np.ndarray] = []
+    if candidate.any():
+        lab_body = to_lab(body)
+        modes = _modes(lab_body[candidate], _TILE_RADIUS, 4)
+        like_c = faces.letterness[candidate]
+        largest = 0
+        for centre, members in modes:
+            m_pol = int(np.sign(np.median(pol[candidate][members])) or 1)
+            # Squares of this colour without a letter: a few blanks and backs, or, when
+            # there are many, the board's own print (a premium patch that looked like ink).
+            bare = (~candidate) & (colour_distance(to_lab(stats.body(m_pol)), centre) < _TILE_RADIUS)
+            print_like = bare.sum() >= max(3, 0.5 * members.sum())
+            strong = members.sum() >= 2 and float(np.median(like_c[members])) >= 0.75
+            # A colour whose squares with a glyph and without are all squares of one premium
+            # is that premium's own colour (its glyphs a patch lit apart by a neighbour's
+            # shadow), however letter-like: tiles of a set lie on any square.
+            one_premium = len(set(classes[candidate][members].tolist()) | set(classes[bare].tolist())) == 1
+            if print_like and (one_premium or not strong):
+                # (Faces to the light all the same when their letters are clear: blue tiles
+                # on a board printed the same blue, too few to stand out from its print.)
+                if not one_premium and float(np.median(like_c[members])) >= 0.75:
+                    lettered_members.append(members)
+                continue
+            lettered_members.append(members)  # faces, whether or not their colour is one
+            if largest and members.sum() < max(2, 0.1 * largest):
+                continue
+            largest = max(largest, int(members.sum()))
+            tiles.append(np.median(body[candidate][members], axis=0))
+            polarity.append(m_pol)
+            kept_members.append(members)
+    return tiles, polarity, kept_members, lettered_members
+
+
+def _sets_named(
+    profile: Profile | None, body: np.ndarray, pol: np.ndarray, candidate: np.ndarray, has: np.ndarray,
+    tiles: list[np.ndarray], polarity: list[int], kept_members: list[np.ndarray], lettered_members: list[np.ndarray],
+) -> tuple[list[np.ndarray], list[int], list[np.ndarray], dict[int, int], set[int]]:
+    """The tile colours found named as the profile's sets (:mod:`.set_colours`), in the profile's
+    order, then any colour no set of it is; their ink; the backs the profile knows (BGR); which
+    colour found each set is (``match``); and the sets whose ink was only guessed."""
+    if profile is not None and len(profile.sets) >= 2 and len(tiles) >= 2:
+        # Two colours no further apart in hue than the profile's sets are one set in two
+        # lights (a shadow over some of its faces), not two sets.
+        tiles, polarity, kept_members = _one_set_in_two_lights(
+            body[candidate], tiles, polarity, kept_members, [rgb_to_bgr(s_.rgb) for s_ in profile.sets])
+    light_match: dict[int, int] | None = None
+    carried: list[np.ndarray] = []
+    carried_pol: list[int | None] = []
+    if profile is not None and len(profile.sets) > len(tiles) >= 1:
+        # Fewer colours than the profile's sets: two sets a tinted or dim light brought
+        # together may have fallen into one colour. The profile says how the sets' colours
+        # differ; split the faces found as they would be under one light.
+        kept = np.any(kept_members, axis=0)
+        split = _split_by_sets(body[candidate][kept], pol[candidate][kept], tiles,
+                               [rgb_to_bgr(s_.rgb) for s_ in profile.sets])
+        if split is not None:
+            tiles, polarity = split
+        else:
+            light_match, carried, carried_pol = _sets_by_light(
+                body[candidate], pol[candidate], lettered_members, kept_members, tiles, profile)
+    backs: list[np.ndarray] = []
+    match: dict[int, int] = {}
+    ink_guessed: set[int] = set()
+    if profile is not None and profile.sets:
+        # The profile names the sets: each colour found takes the name of a set. The
+        # profile's colours were taken under another light (a tinted light moves every
+        # colour alike), so sets are matched by how the found colours differ from each
+        # other first, by absolute colour second (or, with fewer colours than sets, by the
+        # one light that carries them all: _sets_by_light); a set not seen here keeps its
+        # colour, carried by that light when it was fitted.
+        want = [to_lab(rgb_to_bgr(s_.rgb)) for s_ in profile.sets]
+        got = [to_lab(t) for t in tiles]
+        match = _match_sets(got, want) if light_match is None else light_match
+        named: list[np.ndarray] = []
+        named_pol: list[int] = []
+        for j, s_ in enumerate(profile.sets):
+            i = match.get(j)
+            named.append(tiles[i] if i is not None else carried[j] if carried else rgb_to_bgr(s_.rgb))
+            named_pol.append(polarity[i] if i is not None else carried_pol[j] if carried_pol and carried_pol[j] is not None
+                             else (1 if luminance(rgb_to_bgr(s_.rgb)) >= 100 else -1))
+        # A set none of whose faces were seen takes its ink from the lettered faces nearest
+        # its colour; failing those it is guessed from its colour, and its faces tell their
+        # own ink when read (a blue set may print white letters or black ones).
+        unseen = [j for j in range(len(profile.sets))
+                  if match.get(j) is None and not (carried_pol and carried_pol[j] is not None)]
+        ink_guessed = set(unseen) - _unseen_set_ink(named, named_pol, unseen, body[has], pol[has])
+        # A colour of lettered faces that no set of the profile is, and unlike every set's
+        # colour here in every way one light can make a set look (far in colour, apart in
+        # hue once a shade's gain is taken out, off the set's path to white under a lamp's
+        # glare), is a set the profile does not name (a second colour of tiles when only one
+        # was calibrated): its faces are tiles of an unknown set, never empty squares that fit
+        # no named colour. Kept after the named sets (_nearest_set names none for it).
+        for i in sorted(set(range(len(tiles))) - set(match.values())):
+            if all(_unnamed_apart(tiles[i], n) for n in named):
+                named.append(tiles[i])
+                named_pol.append(polarity[i])
+        tiles, polarity = named, named_pol
+        if "set_backs" in profile.arrays:
+            # A set whose backs were never calibrated has a row of NaN: it matches nothing.
+            backs = [rgb_to_bgr(v) for v in profile.arrays["set_backs"]]
+    return tiles, polarity, backs, match, ink_guessed
