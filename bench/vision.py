@@ -1033,7 +1033,7 @@ def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES, raw: dict[str, Any
     cv2.setNumThreads(1)
     prepare("de")
     return {
-        "readers": {"rules": "companion/vision/cells.py alone", "model": "the learned model (model.py) alone",
+        "readers": {"rules": "companion/vision/cells/ alone", "model": "the learned model (model.py) alone",
                     "both": "the rules' answer; where the model sees another kind, letter or turn, asked "
                             "(confidence capped at 0.45). Not the default (model.SQUARE_READER is calibrated): "
                             "docs/vision-model.md says why",

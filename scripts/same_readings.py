@@ -7,9 +7,13 @@ then compare two dumps.
 The photos: the 80 labelled scrabscrap photos (tile set de) and the scrabble-detector-project
 photos (en), without a profile; and stranger scenes of the DEVELOPMENT seeds 52000 on
 (``--scenes``, 30 by default; never the benchmark's 50000-50199), each without and with the
-profile its table makes (bench.vision.table_profile). The scenes and their profiles are rendered
-and calibrated once and kept under build/same-readings/ (``--fresh`` makes them anew), so that a
-dump measures the reader and nothing else. Each photo is read by ``both`` with the rules' and the
+profile its table makes (bench.vision.table_profile); ``--synthetic N`` of the project's mounted
+renders (bench.vision.synthetic's seeds 1000 on, with the profile bench gives them) and ``--hands N``
+renders with a hand over the board (bench.vision.hands' seeds 2000 on, with the camera's grid).
+The scenes and their profiles are rendered and calibrated once and kept under build/same-readings/
+(``--fresh`` makes them anew: do, when the calibration itself is what changed), so that a dump
+measures the reader and nothing else; the dump keeps each profile's hash, and ``compare`` lists a
+profile that differs. Each photo is read by ``both`` with the rules' and the
 model's readings alongside, so one dump holds all three square readers.
 
 ``compare`` lists every reading that differs: kind, letter, rotation, rgb, set or token; the
@@ -20,6 +24,7 @@ other. It also prints the median wall and CPU ms of each dump (one thread), deco
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -36,7 +41,14 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.vision import DETECTOR, PHOTOS, _truth_photos, stranger_tables  # noqa: E402
+from bench.vision import (  # noqa: E402
+    DETECTOR,
+    PHOTOS,
+    _camera_profile,
+    _profile_of_scene,
+    _truth_photos,
+    stranger_tables,
+)
 from companion.vision.grid import NoBoardFound  # noqa: E402
 from companion.vision.profile import load_profile, save_profile  # noqa: E402
 from companion.vision.reader import decode_image, prepare, read_board  # noqa: E402
@@ -66,11 +78,38 @@ def stranger_photos(scenes: int, fresh: bool) -> list[tuple[str, Path, str, int,
     return out
 
 
-def photos(scenes: int, fresh: bool) -> list[tuple[str, Path, str, int, Path | None]]:
+def rendered_photos(kind: str, n: int, seed0: int, fresh: bool) -> list[tuple[str, Path, str, int, Path | None]]:
+    """(name, png, tileset, grid, profile) of ``n`` of bench.vision's own renders, made once:
+    ``synthetic`` (mounted, every feature) or ``hands`` (mounted, a hand over the board)."""
+    from companion.sim.render import render
+    from companion.sim.scene import preset
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    out = []
+    for seed in range(seed0, seed0 + n):
+        stem = CACHE / f"{kind}-{seed}"
+        if fresh or not Path(f"{stem}.json").is_file():
+            rng = np.random.default_rng(seed)
+            spec = preset("mounted", rng, **({"features": True} if kind == "synthetic" else {"hand": True}))
+            scene = render(spec, seed)
+            profile = _profile_of_scene(spec) if kind == "synthetic" else _camera_profile(spec, seed)
+            cv2.imwrite(f"{stem}.png", scene.image)
+            save_profile(profile, Path(f"{stem}.profile.json"))
+            Path(f"{stem}.json").write_text(json.dumps({"tileset": spec.tileset, "grid": spec.grid}))
+            print(f"made {kind} scene {seed}", file=sys.stderr)
+        meta = json.loads(Path(f"{stem}.json").read_text())
+        out.append((f"{kind}-{seed}", Path(f"{stem}.png"), meta["tileset"], meta["grid"],
+                    Path(f"{stem}.profile.json")))
+    return out
+
+
+def photos(scenes: int, fresh: bool, synthetic: int = 0, hands: int = 0
+           ) -> list[tuple[str, Path, str, int, Path | None]]:
     out = []
     if (PHOTOS / "truth" / "index.tsv").is_file():
         out += [(f"scrabscrap/{name}", path, "de", 15, None) for name, path, _ in _truth_photos()]
     out += [(f"detector/{p.name}", p, "en", 15, None) for p in sorted(DETECTOR.glob("*/images/*.jpg"))]
+    out += rendered_photos("synthetic", synthetic, 1000, fresh) + rendered_photos("hands", hands, 2000, fresh)
     return out + stranger_photos(scenes, fresh)
 
 
@@ -79,12 +118,12 @@ def cell_record(c) -> dict:
             "set": c.set, "token": c.token, "confidence": float(c.confidence)}
 
 
-def dump(out: Path, scenes: int, fresh: bool, only: str | None) -> None:
+def dump(out: Path, scenes: int, fresh: bool, only: str | None, synthetic: int = 0, hands: int = 0) -> None:
     cv2.setNumThreads(1)
     prepare("de")
     prepare("en")
     doc = {}
-    for name, path, tileset, grid, prof in photos(scenes, fresh):
+    for name, path, tileset, grid, prof in photos(scenes, fresh, synthetic, hands):
         if only and only not in name:
             continue
         profile = load_profile(prof) if prof else None
@@ -98,7 +137,7 @@ def dump(out: Path, scenes: int, fresh: bool, only: str | None) -> None:
             continue
         cpu = (time.process_time() - c0) * 1000.0
         doc[name] = {
-            "found": True, "size": list(image.shape[:2]), "corners": [list(map(float, p)) for p in r.corners],
+            "found": True, "profile": hashlib.sha256(prof.read_bytes()).hexdigest() if prof else None, "size": list(image.shape[:2]), "corners": [list(map(float, p)) for p in r.corners],
             "readers": {m: [cell_record(c) for c in b.cells] for m, b in {"both": r, **r.extra["also"]}.items()},
             "elapsed_ms": r.elapsed_ms, "cpu_ms": cpu, "model_ms": r.extra["square_model_ms"],
         }
@@ -132,6 +171,8 @@ def compare(a_path: Path, b_path: Path, common: bool = False) -> int:
             continue
         if not x["found"]:
             continue
+        if x.get("profile") != y.get("profile"):
+            diffs.append(f"{name}: the profile differs")
         off = float(np.abs(np.array(x["corners"]) - np.array(y["corners"])).max())
         if off > 0.01:
             diffs.append(f"{name}: corners off by {off:.3f} px")
@@ -157,6 +198,8 @@ def main() -> int:
     d = sub.add_parser("dump")
     d.add_argument("out", type=Path)
     d.add_argument("--scenes", type=int, default=30)
+    d.add_argument("--synthetic", type=int, default=0, help="also this many mounted renders (seeds 1000 on)")
+    d.add_argument("--hands", type=int, default=0, help="also this many renders with a hand (seeds 2000 on)")
     d.add_argument("--fresh", action="store_true")
     d.add_argument("--only", help="only photos whose name holds this")
     c = sub.add_parser("compare")
@@ -165,7 +208,7 @@ def main() -> int:
     c.add_argument("--common", action="store_true", help="only the photos both dumps hold (a dump made with --only)")
     args = ap.parse_args()
     if args.cmd == "dump":
-        dump(args.out, args.scenes, args.fresh, args.only)
+        dump(args.out, args.scenes, args.fresh, args.only, args.synthetic, args.hands)
         return 0
     return compare(args.before, args.after, args.common)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 BOARD_MM = 370  # a standard board, edge to edge
 MARGIN_MM = 30  # seen beyond each edge
 SQUARE_MM = 19  # a 15x15 board's square on a 37 cm board (the renderer's tiles assume the same)
-READER_PX = 48  # pixels per square the board reader rectifies to (vision/cells.py CELL_PX)
+READER_PX = 48  # pixels per square the board reader rectifies to (vision/cells/geometry.py CELL_PX)
 
 
 @dataclass(frozen=True)

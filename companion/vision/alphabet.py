@@ -26,15 +26,9 @@ import numpy as np
 from companion.core.board import Layout
 from companion.core.tiles import BLANK, TileSet
 from companion.core.errors import CompanionError
-from companion.vision.cells import (
-    _TILE_RADIUS,
-    CELL_PX,
-    MARGIN,
-    Reading,
-    colour_distance,
-    read_board_cells,
-    to_lab,
-)
+from companion.vision.cells import CELL_PX, MARGIN, Reading, read_board_cells
+from companion.vision.cells.evidence import _TILE_RADIUS
+from companion.vision.colour import colour_distance, to_lab
 from companion.vision.face import GLYPH_PX
 from companion.vision.letters import glyph_features, load_model, softmax
 from companion.vision.profile import Profile
@@ -82,7 +76,7 @@ def learn_alphabet(
     A square that breaks the layout (empty where a letter belongs, a letter where nothing
     belongs, a letter the network is sure is another) is one CompanionError line.
     ``empty``: the table's profile, whose empty board (``empty_bgr``) tells an empty square
-    from a face. (:func:`companion.vision.cells.learn_alphabet` adds the set's face colour.)"""
+    from a face. (:func:`learn_faces` adds the set's face colour.)"""
     return _learn(rectified, cell_px, margin, tileset, layout, empty)[0]
 
 

@@ -17,17 +17,11 @@ import numpy as np
 
 from companion.core.board import Layout
 from companion.core.errors import CompanionError
-from companion.vision.cells import (
-    _TILE_RADIUS,
-    CELL_PX,
-    MARGIN,
-    Geometry,
-    _check,
-    bgr_to_rgb,
-    colour_distance,
-    gather_evidence,
-    to_lab,
-)
+from companion.vision.cells import CELL_PX, MARGIN
+from companion.vision.cells.evidence import _TILE_RADIUS
+from companion.vision.cells.gather import gather_evidence
+from companion.vision.cells.geometry import Geometry, _check
+from companion.vision.colour import bgr_to_rgb, colour_distance, to_lab
 from companion.vision.profile import Profile
 
 # Lab distance to a square's empty look within which it looks empty: an empty square matches

@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.colour import _ratio, colour_distance, luminance, to_lab
+
+
 # A tint of this many log-units (the gain's channels' deviation from their mean, as a
 # vector's length) costs as much as one Lab unit of misfit on every face: a camera's white
 # balance moves channels apart by a few tenths at most, a mistaken set by more.
@@ -31,7 +34,7 @@ _MISFIT_CAP = 32.0  # a face no carried colour explains counts this much (a mix,
 
 def carry(colours: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """BGR ``colours`` (..., 3) under a light of per-channel ``gain`` (steadied for dark
-    channels as the reader's ratios are: see ``cells._ratio``; backs are carried so too)."""
+    channels as the reader's ratios are: see :func:`companion.vision.colour._ratio`; backs are carried so too)."""
     return np.clip((np.asarray(colours, np.float32) + 24.0) * gain - 24.0, 0, 255).astype(np.float32)
 
 
@@ -55,8 +58,6 @@ def shade_apart(a_bgr: np.ndarray, b_bgr: np.ndarray) -> float:
     the light, scales every channel alike), clipped as the camera clips, then
     :func:`hue_apart`. Lab's chroma shrinks with lightness, so hue alone would let a darker,
     more saturated colour (a wood face) pass for a lighter, paler one (ivory) in shadow."""
-    from companion.vision.cells import luminance, to_lab  # (cells imports this module)
-
     a, b = np.asarray(a_bgr, np.float32), np.asarray(b_bgr, np.float32)
     dark, light = (a, b) if luminance(a) <= luminance(b) else (b, a)
     return float(hue_apart(to_lab(in_other_light(dark, light)[0]), to_lab(light)))
@@ -66,8 +67,6 @@ def in_other_light(seen: np.ndarray, look: np.ndarray) -> tuple[np.ndarray, np.n
     """Colours ``seen`` (BGR, (..., 3)) brought to the luminance of ``look`` (the same shape)
     by one gain on every channel, as a brighter or dimmer white light scales them, clipped
     as the camera clips (float32); and that gain (...)."""
-    from companion.vision.cells import luminance  # (cells imports this module)
-
     seen = np.asarray(seen, np.float32)
     gain = np.asarray(luminance(np.asarray(look, np.float32)) / np.maximum(luminance(seen), 1.0), np.float32)
     return np.clip(seen * gain[..., None], 0, 255).astype(np.float32), gain
@@ -79,8 +78,6 @@ def fit_light(bodies: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray
     ``found`` taken for each set starts a hypothesis; faces go to the nearest carried colour
     and the gain is refitted from them (a few rounds). Cost: the faces' mean misfit (capped)
     plus the gain's tint (:data:`_TINT_COST`)."""
-    from companion.vision.cells import _ratio, colour_distance as distance, to_lab  # (cells imports this module)
-
     want = np.asarray(sets, np.float32)
     lab = to_lab(np.asarray(bodies, np.float32))
     best: tuple[float, np.ndarray, np.ndarray] = (np.inf, np.ones(3, np.float32), np.zeros(len(bodies), np.int64))
@@ -89,10 +86,10 @@ def fit_light(bodies: np.ndarray, found: list[np.ndarray], sets: list[np.ndarray
             gain = _ratio(np.asarray(f, np.float32), w)
             assign = np.zeros(len(bodies), np.int64)
             for _ in range(4):
-                d = distance(lab[:, None], to_lab(carry(want, gain))[None])
+                d = colour_distance(lab[:, None], to_lab(carry(want, gain))[None])
                 assign = d.argmin(1)
                 gain = _refit(bodies, want[assign], _ratio)
-            d = distance(lab[:, None], to_lab(carry(want, gain))[None])
+            d = colour_distance(lab[:, None], to_lab(carry(want, gain))[None])
             assign = d.argmin(1)
             cost = float(np.minimum(d.min(1), _MISFIT_CAP).mean()) + _TINT_COST * tint(gain)
             if cost < best[0]:

@@ -3,11 +3,11 @@
 A face's corners show its rounded outline only where nothing covers them. Where something
 stands at each corner (beside the square or across the corner), a neighbour's overhang may
 hide a corner and its edge may run along one: the outline's vote against a face is kept
-small there (companion.vision.cells._corners_hidden), while its vote for one stands."""
+small there (companion.vision.cells.shapes._corners_hidden), while its vote for one stands."""
 
 import numpy as np
 
-from companion.vision.cells import _corners_hidden
+from companion.vision.cells.shapes import _corners_hidden
 from companion.sim.scene import preset
 
 from .rendered import read_rendered

@@ -8,14 +8,8 @@ import pytest
 from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
 from companion.core.errors import CompanionError
-from companion.vision.cells import (
-    CELL_PX,
-    MARGIN,
-    learn_empty,
-    local_field,
-    read_board_cells,
-    read_cells,
-)
+from companion.vision.cells import CELL_PX, MARGIN, learn_empty, read_board_cells, read_cells
+from companion.vision.cells.stats import local_field
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour
 from companion.vision.reading import compare
@@ -170,7 +164,8 @@ def test_a_face_washed_out_by_glare_keeps_its_set():
     # white: it keeps more of wood's yellow than ivory has, on wood's line to white.
     from types import SimpleNamespace
 
-    from companion.vision.cells import _sets_under_glare, colour_distance, to_lab
+    from companion.vision.cells.set_passes import _sets_under_glare
+    from companion.vision.colour import colour_distance, to_lab
     from companion.vision.face import FaceInk
 
     ivory, wood = np.array([212.0, 232.0, 245.0]), np.array([121.0, 176.0, 216.0])  # BGR

@@ -4,10 +4,7 @@ ink's colour on a face, a token where digits could be. Rendered scenes
 
 import numpy as np
 
-from companion.vision.cells import (
-    colour_distance,
-    to_lab,
-)
+from companion.vision.colour import colour_distance, to_lab
 from companion.vision.glare import glare_kinds, white_fit
 from companion.sim.scene import Photo, SceneSpec, Square, preset
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from companion.vision.cells import _fine_letter
+from companion.vision.cells.glyphs import _fine_letter
 from companion.sim.scene import Square, preset
 
 from .rendered import faces_misread, read_rendered

@@ -3,7 +3,8 @@ little darker than the washed body: the letter still says a face lies there, and
 its set's colour says where its colour went. A rendered development scene (mounted, every
 feature) with its exact truth."""
 
-from companion.vision.cells import _split_either_way, _spread_about_plane
+from companion.vision.cells.inks import _split_either_way
+from companion.vision.cells.stats import _spread_about_plane
 from companion.vision.face import split_face
 
 import numpy as np

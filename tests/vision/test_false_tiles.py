@@ -7,7 +7,8 @@ import numpy as np
 
 from companion.core.board import STANDARD, Premium
 from companion.core.tiles import get_tileset
-from companion.vision.cells import CELL_PX, MARGIN, colour_distance, read_board_cells, to_lab
+from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.colour import colour_distance, to_lab
 from companion.vision.glare import glare_kinds
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.profile import Profile, TileSetColour

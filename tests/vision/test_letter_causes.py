@@ -6,7 +6,7 @@ ink, one set's larger letters taken for letters that took in something beside th
 import numpy as np
 import pytest
 
-from companion.vision.cells import _unseen_set_ink
+from companion.vision.cells.set_colours import _unseen_set_ink
 from companion.vision.face import split_face
 from companion.sim.scene import preset
 

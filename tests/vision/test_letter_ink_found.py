@@ -1,4 +1,4 @@
-"""Letters whose ink the board-wide search (cells.find_glyphs) never found, so the face was read
+"""Letters whose ink the board-wide search (cells.glyphs.find_glyphs) never found, so the face was read
 empty: ink joined at the search's level to something no letter is (a token's ring and the
 tile's outline; a pale face lighter than the dark board around it, whose white letter is
 lighter still; a face's body lit apart beside a dark neighbour, taking its letter in: seen
@@ -13,7 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.cells import Geometry, Glyphs, find_glyphs, glyph_novelty
+from companion.vision.cells.geometry import Geometry
+from companion.vision.cells.glyphs import Glyphs, find_glyphs
+from companion.vision.cells.premium_print import glyph_novelty
 from companion.sim.scene import preset
 
 from .rendered import faces_misread, read_rendered

@@ -6,7 +6,7 @@ development scenes (never the benchmark's)."""
 import numpy as np
 import pytest
 
-from companion.vision.cells import _cap_height
+from companion.vision.cells.inks import _cap_height
 from companion.vision.face import FaceInk, split_face
 from companion.vision.letters import FaceScores
 from companion.sim.scene import preset

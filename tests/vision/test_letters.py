@@ -151,14 +151,15 @@ def test_alphabet_calibration_keeps_every_letter_and_checks_the_layout():
 
 
 def test_alphabet_calibration_gives_the_sets_face_colour():
-    from companion.vision import cells
+    from companion.core.board import STANDARD
+    from companion.vision.alphabet import learn_faces
     from companion.sim.scene import TILE_LOOKS
 
     ts = get_tileset("de")
-    learned = cells.learn_alphabet(_top(_alphabet_scene(alphabet_order(ts))), CELL_PX, MARGIN, ts)
-    assert set(learned.arrays) == {"letter_glyphs", "letter_codes"}
+    arrays, rgb = learn_faces(_top(_alphabet_scene(alphabet_order(ts))), ts, STANDARD)
+    assert set(arrays) == {"letter_glyphs", "letter_codes"}
     body = TILE_LOOKS["ivory"].body
-    assert max(abs(a - b) for a, b in zip(learned.rgb, body)) <= 12
+    assert max(abs(a - b) for a, b in zip(rgb, body)) <= 12
 
 
 def test_alphabet_calibration_names_a_letter_out_of_order():

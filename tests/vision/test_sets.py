@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.cells import _one_set_in_two_lights, rgb_to_bgr
+from companion.vision.cells.set_colours import _one_set_in_two_lights
+from companion.vision.colour import rgb_to_bgr
 from companion.sim.scene import TILE_LOOKS, Square, preset
 
 from .rendered import read_rendered

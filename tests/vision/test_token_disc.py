@@ -1,10 +1,10 @@
 """A token is told by its shape: a solid disc of its size, ringed on every side by something
-unlike it (companion.vision.cells.token_disc)."""
+unlike it (companion.vision.cells.token_discs.token_disc)."""
 
 import cv2
 import numpy as np
 
-from companion.vision.cells import _DISC_CONTRAST, _off_blend, token_disc
+from companion.vision.cells.token_discs import _DISC_CONTRAST, _off_blend, token_disc
 
 R = 4.8  # a token's radius in pixels at the reader's 48 pixels a square
 
@@ -55,7 +55,7 @@ def _corner_crop(at: tuple[int, int], colour: tuple[int, int, int]) -> np.ndarra
 
 
 def test_corner_discs_finds_a_corner_disc_and_a_stack_reads_as_each_crop_alone():
-    from companion.vision.cells import corner_discs
+    from companion.vision.cells.token_discs import corner_discs
 
     # Crops searched at different places (the last ones so near the edge that some of a
     # middle's sides fall off the crop) and turns: read together or one by one, the same.

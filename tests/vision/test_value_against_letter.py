@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from companion.core.tiles import get_tileset
-from companion.vision.cells import _faces_apart
+from companion.vision.cells.inks import _faces_apart
 from companion.vision.face import FaceInk, split_face
 from companion.sim.facesynth import draw_face, random_style
 from companion.vision.glyphs import load_atlas
