@@ -133,8 +133,11 @@ def sweep(n: int = SWEEP_SCENES, seed0: int = SWEEP_SEED) -> list[dict[str, Any]
     for photo in dev_photos(n, seed0):
         g = photo["grid"]
         started = time.process_time()
+        photo["lens_found"] = None
         try:
-            err: float | None = corner_error(locate_grid(photo.pop("image"), g, g).corners, photo["exact"], g)
+            location = locate_grid(photo.pop("image"), g, g)
+            err: float | None = corner_error(location.corners, photo["exact"], g)
+            photo["lens_found"] = None if location.lens is None else round(location.lens.k, 3)
         except NoBoardFound:
             err = None
         photo["ms"] = round((time.process_time() - started) * 1000, 1)
@@ -158,7 +161,7 @@ def sweep_summary(rows: list[dict[str, Any]], off: float = 0.25) -> dict[str, An
     out["median_ms"] = round(percentile([r["ms"] for r in rows], 50), 1) if rows else None
     out["failures"] = [
         f"{r['seed']} {r['what']} {'phone' if r['phone'] else 'overhead'} {r['table']} lamps={r['lamps']} "
-        f"lens={r['lens']:.3f} tilt={r['tilt']:.0f} tiles={r['tiles']}: " + ("not found" if r["error"] is None else f"{r['error']:.2f} off")
+        f"lens={r['lens']:.3f} (found {r.get('lens_found')}) tilt={r['tilt']:.0f} tiles={r['tiles']}: " + ("not found" if r["error"] is None else f"{r['error']:.2f} off")
         for r in rows if r["error"] is None or r["error"] > off]
     return out
 

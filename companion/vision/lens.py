@@ -12,7 +12,7 @@ few fixed-point steps (the distortion is mild: a few per cent at the corners).
 none to the strongest barrel of :data:`K_RANGE`, the samples are undistorted and the
 homography refitted to them (each fit starting from the one before); the ``k`` whose fit
 leaves the samples nearest their lines wins when it is clearly nearer than no lens at all
-(:data:`GAIN`) and moves a corner of the grid by more than :data:`MIN_MOVE` of a square. A
+(:data:`GAIN`), the rows' and the columns' both, and moves a corner of the grid by more than :data:`MIN_MOVE` of a square. A
 photo whose lines are straight keeps its homography alone: on the real photos here none is
 kept (their lenses bend the lines by less than a tenth of a square at the corners, or the
 photos are crops and resizes whose middle is not the lens's). Only barrel is measured: a
@@ -41,7 +41,7 @@ MIN_K = 0.008  # a smaller term bends nothing the reader would see: no lens
 # Nor a lens that moves no corner of the grid by this much (squares) from the straight fit:
 # the reader sees the same squares either way, and a grid that was right stays where it was.
 MIN_MOVE = 0.12
-GAIN = 0.7  # the lens must bring the samples' cost down to this share of a straight fit's
+GAIN = 0.85  # the lens must bring the samples' cost down to this share of a straight fit's
 MIN_SAMPLES = 60  # line samples enough to tell a bent line from a straight one
 
 
@@ -84,6 +84,7 @@ class Lens:
 
 
 def _cost(resid: np.ndarray) -> float:
+    """The samples' mean squared distance from their lines, each counted at most :data:`NEAR`."""
     return float(np.mean(np.minimum(resid**2, NEAR**2))) if len(resid) else np.inf
 
 
@@ -111,7 +112,7 @@ def fit_lens(shape: tuple[int, ...], probe: Probe, h: np.ndarray, rows: int, col
     # reach: the samples of the straight lines first, then those of the bent ones as the
     # bend brings them near (a wide reach lets a tile's edge or a premium square's border pull
     # a fit into another basin).
-    fits: list[tuple[float, Lens, np.ndarray]] = []
+    fits: list[tuple[float, Lens, np.ndarray, list[float]]] = []
     hom = h
     for term in np.arange(0, K_RANGE[0] - K_STEP / 2, -K_STEP):
         lens = Lens.for_image(float(term), shape)
@@ -119,12 +120,16 @@ def fit_lens(shape: tuple[int, ...], probe: Probe, h: np.ndarray, rows: int, col
         fitted, resid = fit_points(hom, u[:, 0], u[:, 1], gx, gy, fam, k, FIT_REACH, 3)
         if len(resid):
             hom = fitted
-        fits.append((_cost(resid), lens, hom))
+        fits.append((_cost(resid), lens, hom, [_cost(resid[fam == f]) for f in (0, 1)]))
         # Past the best by a few steps, each worse: the bend only grows from here.
         if len(fits) > RISING and all(fits[-i][0] > fits[-i - 1][0] for i in range(1, RISING + 1)):
             break
-    cost, lens, hom = min(fits, key=lambda f: f[0])
+    cost, lens, hom, by_family = min(fits, key=lambda f: f[0])
     if abs(lens.k) < MIN_K or not np.isfinite(cost) or cost > GAIN * fits[0][0]:
+        return None
+    # A lens bends the rows and the columns alike: a term that straightens one family and
+    # bends the other fits something else (a photo stretched to a square, a warped board).
+    if any(not by_family[f] < fits[0][3][f] for f in (0, 1)):
         return None
     corners = (np.array([0.0, cols, cols, 0.0]), np.array([0.0, 0.0, rows, rows]))
     straight = np.column_stack(project(h, *corners))
