@@ -108,7 +108,7 @@ def board_view(image: np.ndarray, location: GridLocation, cell_px: int = CELL_PX
         small = cv2.resize(image[:h, :w], (w // factor, h // factor), interpolation=cv2.INTER_AREA)
         # Pixel centres: small pixel i covers big pixels [f i, f i + f), centre f i + (f - 1) / 2.
         shrink = np.array([[1 / factor, 0, 0.5 / factor - 0.5], [0, 1 / factor, 0.5 / factor - 0.5], [0, 0, 1]])
-        location = GridLocation(location.rows, location.cols, shrink @ location.homography, location.score)
+        location = location.moved(shrink)
         image = small
     return rectify(image, location, cell_px, margin)
 

@@ -160,6 +160,19 @@ def fit_homography(h: np.ndarray, lines: Lines, scale: float, iters: int = 3) ->
     gx = np.where(fam == 0, k + lines.s[use], lines.t[use])
     gy = np.where(fam == 0, lines.t[use], k + lines.s[use])
     x, y = project(h, gx, gy)
+    hom, resid = fit_points(h, x, y, gx, gy, fam, k, scale, iters)
+    if hom is h or not _a_correction(h, hom, gx, gy, scale):
+        return h, np.zeros(0)
+    return hom, resid
+
+
+def fit_points(
+    h: np.ndarray, x: np.ndarray, y: np.ndarray, gx: np.ndarray, gy: np.ndarray, fam: np.ndarray, k: np.ndarray,
+    scale: float, iters: int = 3,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_homography` on image points ``(x, y)`` (at ``(gx, gy)`` on the grid ``h``)
+    that lie on the grid lines ``x = k`` (``fam`` 0) or ``y = k`` (1): the homography and the
+    residuals (squares), or ``h`` itself and none when the points cannot fix one."""
     if len(x) < 12 or (fam == 0).sum() < 6 or (fam == 1).sum() < 6:
         return h, np.zeros(0)
     # Hartley normalisation of both sides keeps the linear system well conditioned.
@@ -201,8 +214,6 @@ def fit_homography(h: np.ndarray, lines: Lines, scale: float, iters: int = 3) ->
     except np.linalg.LinAlgError:
         return h, np.zeros(0)
     if not np.isfinite(hom).all() or abs(hom[2, 2]) < 1e-12:
-        return h, np.zeros(0)
-    if not _a_correction(h, hom, gx, gy, scale):
         return h, np.zeros(0)
     q = p @ g_n.T
     resid = (np.where(fam == 0, q[:, 0], q[:, 1]) / q[:, 2] - kn) / sg

@@ -51,3 +51,21 @@ def test_a_lattice_half_on_the_board_half_on_the_cloth_is_not_taken() -> None:
     for seed, empty in ((52031, False), (52157, True)):
         scene = _stranger_scene(seed, empty)
         assert _off_by(locate_grid(scene.image, 15, 15), scene) < 0.2, seed
+
+
+def test_a_cloth_lattice_the_layout_does_not_place_does_not_end_the_search() -> None:
+    # Development seed 52092's empty board on red checks (a phone): a lattice 4.4 squares off,
+    # most of its lines shown by the checks and the board's lines where they overlap (lines
+    # 0.75), the premium squares on it where the layout puts them no better than by chance,
+    # ended the search before the board's own grid was tried (grid._verified).
+    scene = _stranger_scene(52092, True)
+    assert _off_by(locate_grid(scene.image, 15, 15), scene) < 0.2
+
+
+def test_a_grid_the_lines_alone_vouch_for_is_kept_over_a_worse_one_the_layout_prefers() -> None:
+    # Development seed 52363 (a phone over checks, 39 tiles): the board's grid, its lines
+    # 0.74 and the layout barely sure of it (tiles and a lamp), is held while the search goes
+    # on; a later grid half a square off, its lines 0.56 but the layout surer, does not
+    # replace it.
+    scene = _stranger_scene(52363, False)
+    assert _off_by(locate_grid(scene.image, 15, 15), scene) < 0.2
