@@ -77,7 +77,8 @@ LOGIT_CLIP = 9.0
 # which this module may not import). Where the evidence together is very sure it stands. The
 # network's letters alone do not split it: on the 80 real photos the network named another
 # letter than the rules on 100 tiles under 0.9, all read right by the rules (and on the
-# development strangers 61 of 71 such tiles), where it never saw another kind of a tile.
+# development strangers 61 of 71 such tiles), where it never saw another kind of a tile. Nor
+# does its back against the rules' blank (or the reverse): Evidence.apart_kind says why.
 SPLIT_SURE = 0.9
 SPLIT_CAP = 0.45
 SIMILAR = 0.9  # the prototypes speak of a square this like one of the table's own (adapt.Weights.similar)
@@ -101,6 +102,10 @@ class Evidence:
     group: np.ndarray  # (N,) int
     x: np.ndarray  # (N, len(FEATURES)) float64
     part: int = 0
+    # Per square, whether the network's best kind (one it can tell from the rules': not a back
+    # against a blank) or turn of a face is another than the rules': :data:`SPLIT_SURE`.
+    apart_kind: np.ndarray | None = None
+    apart_turn: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,14 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
     x[:, col["rules"]] = logit(np.array([c.confidence for c in rules]))
     x[:, col["kind"]] = logit(pk)
     x[:, col["kind_alt"]] = logit(others.max(axis=1))
-    x[:, col["agree_kind"]] = beliefs.kind.argmax(axis=1) == kind_i
+    best = beliefs.kind.argmax(axis=1)
+    x[:, col["agree_kind"]] = best == kind_i
+    # A back and a blank are both a plain tile: the network tells them apart by colours it
+    # learned, not by this table's backs (which only a profile knows); its one against the
+    # other is no split (the groups blank_no_backs and back carry how often they are confused).
+    plain_tile = np.array([c.kind == "back" or (c.kind == "tile" and c.letter == BLANK_FACE) for c in rules])
+    apart_kind = (best != kind_i) & ~(plain_tile & np.isin(best, [KINDS.index("tile"), KINDS.index("back")]))
+    apart_turn = np.zeros(n, bool)
     tok = np.array([int(c.token) for c in rules])
     x[:, col["token"]] = logit(beliefs.token[rows, tok])
     for i, c in enumerate(rules):
@@ -174,6 +186,7 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
             x[i, col["turn"]] = logit(tp[ti])
             x[i, col["turn_alt"]] = logit(talt.max())
             x[i, col["agree_turn"]] = tp.argmax() == ti
+            apart_turn[i] = tp.argmax() != ti
     least = x[:, col["kind"]].copy()
     face = np.array([c.kind == "tile" for c in rules])
     for f in ("letter", "turn"):  # 0 where a face has no such evidence (a blank's turn)
@@ -181,9 +194,9 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
     x[:, col["net_least"]] = least
     x[:, col["both_doubt"]] = (least < 0) & (x[:, col["rules"]] < 0)
     if adapted is None:
-        return Evidence(group, x, 0)
+        return Evidence(group, x, 0, apart_kind, apart_turn)
     _adapted_evidence(x, col, rules, adapted)
-    return Evidence(group, x, 1)
+    return Evidence(group, x, 1, apart_kind, apart_turn)
 
 
 def _adapted_evidence(x: np.ndarray, col: dict[str, int], rules: Sequence[CellReading], adapted: Any) -> None:
@@ -250,11 +263,9 @@ class Calibrator:
     @staticmethod
     def _split(ev: Evidence, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """:data:`SPLIT_CAP` where the evidence is split (:data:`SPLIT_SURE`'s comment)."""
-        col = {f: i for i, f in enumerate(FEATURES)}
-        x = ev.x
-        apart = {"kind": x[:, col["agree_kind"]] == 0,
-                 "letter": (x[:, col["letter"]] != 0) & (x[:, col["agree_letter"]] == 0),
-                 "rotation": (x[:, col["turn"]] != 0) & (x[:, col["agree_turn"]] == 0)}
+        if ev.apart_kind is None or ev.apart_turn is None:
+            return out
+        apart = {"kind": ev.apart_kind, "rotation": ev.apart_turn}
         split = (apart["kind"] | apart["rotation"]) & (out["square"] < SPLIT_SURE)
         if not split.any():
             return out
