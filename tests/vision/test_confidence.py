@@ -126,3 +126,23 @@ def test_a_real_photo_read_calibrated_keeps_the_rules_answers():
     fields = cal.extra["field_confidence"]
     assert set(fields) == set(FIELDS)
     assert np.allclose(fields["square"], [c.confidence for c in cal.cells])
+
+
+def test_split_evidence_is_asked_about_and_a_back_against_a_blank_is_no_split():
+    from companion.vision.confidence import SPLIT_CAP, evidence
+    from companion.vision.model import Beliefs, load_square_model
+    from companion.core.tiles import get_tileset
+
+    letters = load_square_model().letters
+    n = 3
+    rules = [CellReading(0, 0, "empty", confidence=0.9),  # the network: surely a tile
+             CellReading(0, 1, "tile", letter="?", rotation=0, confidence=0.9),  # the network: a back
+             CellReading(0, 2, "empty", confidence=0.999)]  # the network agrees
+    kind = np.array([[0.1, 0.85, 0.05], [0.05, 0.1, 0.85], [0.99, 0.005, 0.005]])
+    letter = np.full((n, len(letters)), 1.0 / len(letters))
+    beliefs = Beliefs(kind, letter, np.full((n, 4), 0.25), np.array([[0.99, 0.01]] * n), np.zeros((n, 0)))
+    ev = evidence(rules, beliefs, letters, get_tileset("en"), backs_known=False)
+    assert ev.apart_kind.tolist() == [True, False, False]
+    p = load_calibrator().field_probabilities(ev)
+    assert p["square"][0] <= SPLIT_CAP and p["kind"][0] <= SPLIT_CAP
+    assert p["square"][2] > 0.5
