@@ -243,11 +243,16 @@ class Calibrator:
         or a back is its kind's, and so is the set of an empty square or of any square without
         a profile (none is named)."""
         part = PARTS[ev.part]
-        out = {}
-        for f in FIELDS:
-            p = sigmoid(np.einsum("ij,ij->i", ev.x, self.weights[part][f][ev.group]))
-            knots = self.maps[part].get(f)
-            out[f] = np.interp(p, knots[0], knots[1]) if knots is not None else p
+        out = self._fitted(part, ev)
+        if part == "profiled":
+            # A tile or back of no set the profile names: the profile knows nothing of it (no
+            # alphabet, no backs of its set), and its reading is judged no surer than a reading
+            # without a profile would be.
+            unnamed = ev.x[:, FEATURES.index("set_none")] == 1
+            if unnamed.any():
+                plain = self._fitted("plain", ev)
+                for f in ("kind", "letter", "rotation", "token", "square"):
+                    out[f] = np.where(unnamed, np.minimum(out[f], plain[f]), out[f])
         plain = (ev.group == 0) | (ev.group == 3)
         out["letter"] = np.where(plain, out["kind"], out["letter"])
         blank = (ev.group == 2) | (ev.group == 4)
@@ -259,6 +264,15 @@ class Calibrator:
         least = np.minimum.reduce([out[f] for f in FIELDS if f != "square"])
         out["square"] = np.minimum(out["square"], least)
         return self._split(ev, out) if self.split else out
+
+    def _fitted(self, part: str, ev: Evidence) -> dict[str, np.ndarray]:
+        """Each field's logistic of its group, through the part's map."""
+        out = {}
+        for f in FIELDS:
+            p = sigmoid(np.einsum("ij,ij->i", ev.x, self.weights[part][f][ev.group]))
+            knots = self.maps[part].get(f)
+            out[f] = np.interp(p, knots[0], knots[1]) if knots is not None else p
+        return out
 
     @staticmethod
     def _split(ev: Evidence, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
