@@ -165,7 +165,7 @@ def _forbid(seed0: int, scenes: int) -> None:
             raise SystemExit(f"seeds {seed0}-{seed0 + scenes - 1} overlap {name}'s ({seeds.start}-{seeds.stop - 1})")
 
 
-def collect(make: Any, seeds: range, cache: Path, processes: int) -> None:
+def collect(make: Any, seeds: range, cache: Path, processes: int, source: str = "trainscene") -> None:
     """Every seed's records into ``cache`` (in the seeds' order, however many processes; what is
     read so far is saved every 20 scenes, so a long run stopped early still leaves a cache)."""
     records: list[Record] = []
@@ -175,7 +175,7 @@ def collect(make: Any, seeds: range, cache: Path, processes: int) -> None:
     def save(done: int) -> None:
         tmp = cache.with_suffix(".part")
         with tmp.open("wb") as fh:
-            pickle.dump({"seed0": seeds.start, "scenes": done, "records": records}, fh,
+            pickle.dump({"source": source, "seed0": seeds.start, "scenes": done, "records": records}, fh,
                         protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(cache)
 
@@ -278,6 +278,9 @@ def fit_part(g: np.ndarray, x: np.ndarray, y: np.ndarray, fields: tuple[str, ...
 
 def fit(cache: Path) -> Calibrator:
     d = load(cache)
+    if d.get("source", "trainscene") != "trainscene":  # a --dev or --real cache: measured, never fitted on
+        raise SystemExit(f"{cache}: made of {d['source']} (measured only, never fitted on)")
+    _forbid(int(d["seed0"]), int(d["scenes"]))
     data = rows(d["records"])
     weights, maps, counts = {}, {}, {}
     for part in PARTS:
@@ -383,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
         seed0, n = a.dev
         if not (52000 <= seed0 and seed0 + n <= 53000 and n > 0):
             raise SystemExit("--dev: the stranger development seeds are 52000-52999")
-        collect(dev_records, range(seed0, seed0 + n), a.cache, a.processes)
+        collect(dev_records, range(seed0, seed0 + n), a.cache, a.processes, "stranger development scenes")
         return 0
     if a.real:
         from bench.vision import PHOTOS, _truth_photos
@@ -391,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (PHOTOS / "truth" / "index.tsv").is_file():
             print(f"no labelled photos at {PHOTOS / 'truth'}", file=sys.stderr)
             return 2
-        collect(real_records, range(len(_truth_photos())), a.cache, a.processes)
+        collect(real_records, range(len(_truth_photos())), a.cache, a.processes, "the labelled real photos")
         return 0
     if a.measure:
         from companion.vision.confidence import load_calibrator
