@@ -48,10 +48,11 @@ model: $(STAMP)
 	$(MAKE) confidence
 
 # The confidence calibrator (companion/vision/confidence.py) on development renders the network
-# and the benchmarks never see (trainscene seeds 91000-91299): companion/vision/data/confidence.json.
-# It depends on the square model: `make model` refits it.
+# and the benchmarks never see (trainscene seeds 91000-91299), each read without a profile and with
+# the profile its table's calibration photos make: companion/vision/data/confidence.json (two
+# processes, about 30 minutes here). It depends on the square model: `make model` refits it.
 confidence: $(STAMP)
-	$(BIN)/python scripts/fit_confidence.py --seed0 91000 --scenes 300
+	$(BIN)/python scripts/fit_confidence.py --seed0 91000 --scenes 300 --processes 2
 
 # On a Raspberry Pi: the systemd service (systemd/install.sh refuses anywhere else, or without root).
 install:

@@ -121,7 +121,7 @@ class Tally:
         cells = {(c.row, c.col): c for c in reading.cells}
         # A reader that gives each field its own probability (the calibrated reader,
         # companion/vision/confidence.py) is judged field by field on it; any other on its one
-        # confidence per square (a set has none of its own: the square's).
+        # confidence per square.
         fields = reading.extra.get("field_confidence") or {}
         for t in truth:
             r = cells[(t.row, t.col)]
@@ -139,7 +139,7 @@ class Tally:
                 if t.rotation is not None:
                     rel["rotation"].add(conf("rotation"), not lost and r.rotation == t.rotation)
             if t.kind != "empty" and t.set is not None:
-                rel["set"].add(r.confidence, not lost and r.set == t.set)
+                rel["set"].add(conf("set"), not lost and r.set == t.set)
             self.asked += r.kind != "empty" and r.confidence < 0.5
             if _plain(t) or _plain(r):
                 self.backs_and_blanks.append((_plain(t) or t.kind, _plain(r) or r.kind, r.confidence))

@@ -86,10 +86,22 @@ def _score(p_model: float, p_proto: float | None, w: Weights) -> float:
     return float(s)
 
 
+@dataclass(frozen=True)
+class Adapted:
+    """What the adaptation read and what it saw on the way: the calibrator's evidence of a
+    profiled reading (:mod:`companion.vision.confidence`)."""
+
+    cells: list[CellReading]
+    doubts: list[int]  # squares whose confidence the bound capped
+    unprofiled: list[CellReading]  # the rules' reading without the profile
+    match: Match  # the prototypes' beliefs
+    named: tuple[str, ...]  # the sets the profile names
+
+
 def adapt_reading(
     top_down: np.ndarray, profiled: Sequence[CellReading], grid: int, layout: Layout, tileset: TileSet,
     profile: Profile, backend: str = "own", beliefs: Beliefs | None = None,
-) -> tuple[list[CellReading], list[int]]:
+) -> Adapted:
     """:func:`adapt` of a rectified board: reads it again without the profile, and uses the
     network's heads and embedding (``beliefs``: the photo's one run, made by the caller; or run
     here)."""
@@ -98,8 +110,9 @@ def adapt_reading(
         beliefs = network_run(top_down, grid, grid, CELL_PX, MARGIN)[1]
     found = prototypes.match(beliefs.embedding, profile.arrays)
     doubts: list[int] = []
-    cells = adapt(profiled, unprofiled, beliefs, found, tileset, [s.name for s in profile.sets], doubts=doubts)
-    return cells, doubts
+    named = tuple(s.name for s in profile.sets)
+    cells = adapt(profiled, unprofiled, beliefs, found, tileset, named, doubts=doubts)
+    return Adapted(cells, doubts, list(unprofiled), found, named)
 
 
 def adapt(

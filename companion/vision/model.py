@@ -37,7 +37,7 @@ import numpy as np
 
 from companion.core.errors import CompanionError
 from companion.core.tiles import TileSet
-from companion.vision.confidence import calibrate_cells, evidence
+from companion.vision.confidence import Witnesses, calibrate_cells, evidence
 from companion.vision.reading import BLANK_FACE, BLANK_TURN, KINDS, ROTATIONS, CellReading
 from companion.vision.squares import SIZE, cut
 
@@ -206,20 +206,22 @@ def read_squares(
 def read_squares_fields(
     rectified: np.ndarray, rules: Sequence[CellReading], rows: int, cols: int, cell_px: int, margin: float,
     tileset: TileSet, mode: str = SQUARE_READER, backs_known: bool = False,
-    run: tuple[np.ndarray, Beliefs] | None = None,
+    run: tuple[np.ndarray, Beliefs] | None = None, adapted: Any = None,
 ) -> tuple[list[CellReading], dict[str, Any] | None]:
     """:func:`read_squares`, and for ``calibrated`` each field's probability of being right per
-    square (:data:`companion.vision.confidence.FIELDS`) and the ``evidence`` they came from
-    (``backs_known``: the profile knows the sets' backs). ``run``: :func:`network_run` of the
-    same squares when made already (several readers of one photo share the network's one run)."""
+    square (:data:`companion.vision.confidence.FIELDS`), the ``evidence`` they came from and the
+    ``witnesses`` it was made of (``backs_known``: the profile knows the sets' backs;
+    ``adapted``: the adaptation's :class:`companion.vision.adapt.Adapted` when the rules'
+    answers are its). ``run``: :func:`network_run` of the same squares when made already
+    (several readers of one photo share the network's one run)."""
     if mode not in SQUARE_READERS:
         raise CompanionError(f"unknown square reader {mode!r} (known: {', '.join(SQUARE_READERS)})")
     if mode == "rules":
         return list(rules), None
     squares, beliefs = run if run is not None else network_run(rectified, rows, cols, cell_px, margin)
     if mode == "calibrated":
-        ev = evidence(rules, beliefs, load_square_model().letters, tileset, backs_known)
+        ev = evidence(rules, beliefs, load_square_model().letters, tileset, backs_known, adapted)
         cells, fields = calibrate_cells(rules, ev)
-        return cells, {**fields, "evidence": ev}
+        return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None

@@ -30,6 +30,9 @@ from companion.vision.profile import Profile
 from companion.vision.prototypes import usable
 from companion.vision.reading import BoardReading
 
+# What the calibrated reader keeps beside its field probabilities: the evidence and what it was
+# made of (scripts/fit_confidence.py fits from them).
+KEPT = ("evidence", "witnesses")
 
 
 def decode_image(data: bytes, source: str = "image") -> np.ndarray:
@@ -112,8 +115,9 @@ def read_board(
     hand tracker for the grid found (it sees motion and what one frame cannot); without it the
     one-frame hand detector runs. ``extra["motion"]`` says what the tracker saw move.
     ``square_reader``: the rules, the learned model, both, or the rules with calibrated
-    confidences (:mod:`companion.vision.model`; its field probabilities and their evidence
-    go in ``extra["field_confidence"]`` and ``extra["evidence"]``);
+    confidences (:mod:`companion.vision.model`; its field probabilities, their evidence and
+    what that was made of go in ``extra["field_confidence"]``, ``extra["evidence"]`` and
+    ``extra["witnesses"]``);
     ``also``: other square readers whose readings of the same photo go in ``extra["also"]``
     (the benchmark's side by side; their time is not in elapsed_ms)."""
     t0 = time.perf_counter() if started is None else started
@@ -130,11 +134,13 @@ def read_board(
     t_model, c_model = time.perf_counter(), time.process_time()
     run = None  # the network's one run, shared by the adaptation, this reader and every one in ``also``
     doubts: list[int] = []
+    adapted = None
     if profile is not None and usable(profile):
         # The table's own tiles and board, learned at calibration: the reading with the
         # profile, bounded by the reading without it (docs/vision-adapt.md).
         run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
-        rules, doubts = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
+        adapted = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
+        rules, doubts = adapted.cells, adapted.doubts
     backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
 
     def squares(mode: str) -> tuple[list, dict | None]:
@@ -142,16 +148,15 @@ def read_board(
         if run is None and mode in SQUARE_READERS and mode != "rules":
             run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
         cells, fields = read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known,
-                                            run=run)
+                                            run=run, adapted=adapted)
         # Where the profile's reading and the one without it parted and nothing settled it, the
-        # square stays asked about whatever the square reader makes of it (the calibrator was
-        # fitted on readings without the adaptation: it would take the capped answer as the
-        # rules' own modest one).
+        # square stays asked about whatever the square reader makes of it: split evidence is
+        # never guessed (the calibrator sees the doubt too, and lowers what it may).
         for i in doubts:
             cells[i] = replace(cells[i], confidence=min(cells[i].confidence, DISAGREE_CAP))
         if fields is not None and doubts:
             fields = {f: (np.minimum(p, np.where(np.isin(np.arange(len(p)), doubts), DISAGREE_CAP, 1.0))
-                          if f != "evidence" else p) for f, p in fields.items()}
+                          if f not in KEPT else p) for f, p in fields.items()}
         return cells, fields
 
     cells, fields = squares(square_reader)
@@ -181,8 +186,8 @@ def read_board(
         # square after the photo's edge or a hand lowered it.
         lowered = np.array([b.confidence < a.confidence for a, b in zip(read, reading.cells)])
         square = np.array([c.confidence for c in reading.cells])
-        per_field = {f: np.where(lowered, np.minimum(p, square), p) for f, p in fields.items() if f != "evidence"}
-        return replace(reading, extra={"field_confidence": per_field, "evidence": fields["evidence"]})
+        per_field = {f: np.where(lowered, np.minimum(p, square), p) for f, p in fields.items() if f not in KEPT}
+        return replace(reading, extra={"field_confidence": per_field, **{k: fields[k] for k in KEPT}})
 
     reading = board(cells, fields)
     elapsed = (time.perf_counter() - t0) * 1000.0

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from companion.vision.confidence import (
-    FEATURES, FIELDS, GROUPS, MONOTONE, Calibrator, Evidence, fit_logistic, load_calibrator, sigmoid,
+    FEATURES, FIELDS, GROUPS, MONOTONE, PARTS, Calibrator, Evidence, fit_logistic, fit_map, load_calibrator,
+    sigmoid,
 )
 from companion.vision.reading import CellReading, compare
 
@@ -43,16 +44,31 @@ def test_the_fit_finds_the_weights_and_keeps_them_monotone():
     assert w2[FEATURES.index("kind")] == 0.0
 
 
-def test_the_fit_is_reproducible(tmp_path):
-    from fit_confidence import FIELD_TRUTH, fit
+def test_the_fit_is_reproducible_and_its_maps_are_monotone():
+    from fit_confidence import fit_part
 
     x, y = _rows(3000, 3)
     group = np.random.default_rng(4).integers(0, len(GROUPS), len(x))
-    ys = np.stack([y] * len(FIELD_TRUTH), 1).astype(bool)
-    np.savez(tmp_path / "c.npz", group=group, x=x, y=ys, seed0=91000, scenes=1)
-    a, b = fit(tmp_path / "c.npz").to_json(), fit(tmp_path / "c.npz").to_json()
-    assert a["weights"] == b["weights"]
-    assert Calibrator.from_json(json.loads(json.dumps(a))).weights["square"].shape == (len(GROUPS), len(FEATURES))
+    ys = np.stack([y] * len(FIELDS), 1).astype(bool)
+    def fitted() -> dict:
+        w, m, _ = fit_part(group, x, ys, FIELDS)
+        return Calibrator({p: w for p in PARTS}, {p: m for p in PARTS}, {}).to_json()
+
+    a, b = fitted(), fitted()
+    assert a["weights"] == b["weights"] and a["maps"] == b["maps"]
+    cal = Calibrator.from_json(json.loads(json.dumps(a)))
+    assert cal.weights["profiled"]["square"].shape == (len(GROUPS), len(FEATURES))
+    for xs, ys_ in cal.maps["profiled"].values():
+        assert (np.diff(xs) > 0).all() and (np.diff(ys_) >= 0).all()
+
+
+def test_the_map_says_how_often_each_level_was_right():
+    rng = np.random.default_rng(5)
+    p = rng.random(20000)
+    y = rng.random(20000) < p ** 2  # the logistic too sure: the map brings it down
+    xs, ys = fit_map(p, y, 400)
+    assert np.interp(0.5, xs, ys) == pytest.approx(0.25, abs=0.05)
+    assert np.interp(0.9, xs, ys) == pytest.approx(0.81, abs=0.05)
 
 
 def test_the_fit_refuses_the_benchmarks_and_the_networks_seeds(tmp_path):
@@ -69,21 +85,28 @@ def test_the_shipped_calibrator_says_where_it_came_from_and_is_monotone():
     cal = load_calibrator()
     assert "trainscene seeds 91000-" in cal.meta["fitted_on"] and cal.meta["script"] == "scripts/fit_confidence.py"
     sign = np.array([MONOTONE[f] for f in FEATURES])
-    for f in FIELDS:
-        assert (cal.weights[f] * sign >= 0).all(), f
+    for part in PARTS:
+        for f in FIELDS:
+            assert (cal.weights[part][f] * sign >= 0).all(), (part, f)
+        for f, (xs, ys) in cal.maps[part].items():
+            assert (np.diff(xs) > 0).all() and (np.diff(ys) >= 0).all(), (part, f)
 
 
 def test_fields_follow_from_each_other_and_the_square_is_never_surer_than_a_field():
     rng = np.random.default_rng(7)
     n = 400
-    ev = Evidence(rng.integers(0, len(GROUPS), n), np.c_[np.ones(n), rng.normal(0, 3, (n, len(FEATURES) - 1))])
-    p = load_calibrator().field_probabilities(ev)
-    for f in ("kind", "letter", "rotation", "token"):
-        assert (p["square"] <= p[f] + 1e-12).all()
-    plain = (ev.group == 0) | (ev.group == 3)
-    assert np.array_equal(p["letter"][plain], p["kind"][plain])
-    blank = (ev.group == GROUPS.index("blank")) | (ev.group == GROUPS.index("blank_no_backs"))
-    assert np.array_equal(p["rotation"][blank], p["letter"][blank])
+    for part in range(len(PARTS)):
+        ev = Evidence(rng.integers(0, len(GROUPS), n), np.c_[np.ones(n), rng.normal(0, 3, (n, len(FEATURES) - 1))],
+                      part)
+        p = load_calibrator().field_probabilities(ev)
+        for f in ("kind", "letter", "rotation", "token", "set"):
+            assert (p["square"] <= p[f] + 1e-12).all()
+        plain = (ev.group == 0) | (ev.group == 3)
+        assert np.array_equal(p["letter"][plain], p["kind"][plain])
+        blank = (ev.group == GROUPS.index("blank")) | (ev.group == GROUPS.index("blank_no_backs"))
+        assert np.array_equal(p["rotation"][blank], p["letter"][blank])
+        if PARTS[part] == "plain":  # no set is named without a profile
+            assert np.array_equal(p["set"], p["kind"])
 
 
 def test_a_real_photo_read_calibrated_keeps_the_rules_answers():
@@ -103,3 +126,23 @@ def test_a_real_photo_read_calibrated_keeps_the_rules_answers():
     fields = cal.extra["field_confidence"]
     assert set(fields) == set(FIELDS)
     assert np.allclose(fields["square"], [c.confidence for c in cal.cells])
+
+
+def test_split_evidence_is_asked_about_and_a_back_against_a_blank_is_no_split():
+    from companion.vision.confidence import SPLIT_CAP, evidence
+    from companion.vision.model import Beliefs, load_square_model
+    from companion.core.tiles import get_tileset
+
+    letters = load_square_model().letters
+    n = 3
+    rules = [CellReading(0, 0, "empty", confidence=0.9),  # the network: surely a tile
+             CellReading(0, 1, "tile", letter="?", rotation=0, confidence=0.9),  # the network: a back
+             CellReading(0, 2, "empty", confidence=0.999)]  # the network agrees
+    kind = np.array([[0.1, 0.85, 0.05], [0.05, 0.1, 0.85], [0.99, 0.005, 0.005]])
+    letter = np.full((n, len(letters)), 1.0 / len(letters))
+    beliefs = Beliefs(kind, letter, np.full((n, 4), 0.25), np.array([[0.99, 0.01]] * n), np.zeros((n, 0)))
+    ev = evidence(rules, beliefs, letters, get_tileset("en"), backs_known=False)
+    assert ev.apart_kind.tolist() == [True, False, False]
+    p = load_calibrator().field_probabilities(ev)
+    assert p["square"][0] <= SPLIT_CAP and p["kind"][0] <= SPLIT_CAP
+    assert p["square"][2] > 0.5
