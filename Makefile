@@ -45,7 +45,7 @@ model: $(STAMP)
 	$(BIN)/python scripts/make_squares.py --seed0 71200 --scenes 1000 --out $(SQUARES)/train_b.npz && wait $$A
 	$(BIN)/python scripts/make_squares.py --seed0 90000 --scenes 120 --out $(SQUARES)/val.npz
 	$(BIN)/python scripts/train_squares.py --train $(SQUARES)/train_a.npz $(SQUARES)/train_b.npz \
-		--val $(SQUARES)/val.npz --out companion/vision/data --epochs 4 --threads 2
+		--val $(SQUARES)/val.npz --out companion/vision/data --epochs 2 --threads 2
 	$(MAKE) confidence
 
 # The confidence calibrator (companion/vision/confidence.py) on development renders the network

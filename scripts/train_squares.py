@@ -17,7 +17,7 @@ Reproducible: fixed seeds, a fixed thread count (``--threads``), deterministic k
 data gives the same weights within float tolerance.
 
     python scripts/train_squares.py --train build/squares/train_a.npz build/squares/train_b.npz \
-        --val build/squares/val.npz --out companion/vision/data --epochs 4 --threads 2
+        --val build/squares/val.npz --out companion/vision/data --epochs 2 --threads 2
 """
 
 from __future__ import annotations
