@@ -55,9 +55,10 @@ def test_training_scenes_never_draw_a_held_out_font():
     from companion.vision.glyphs import all_font_count, font_count
 
     atlas = len(load_atlas().fonts)
-    drawn = set()
-    for seed in range(300):
-        spec = training_scene(np.random.default_rng([seed, 7]))
-        drawn |= {spec.font, spec.label_font}
-    assert not drawn & set(range(atlas, font_count()))
-    assert drawn == set(range(atlas)) | set(range(font_count(), all_font_count()))
+    for wide, expected in ((False, set(range(atlas))), (True, set(range(atlas)) | set(range(font_count(), all_font_count())))):
+        drawn = set()
+        for seed in range(300):
+            spec = training_scene(np.random.default_rng([seed, 7]), wide_fonts=wide)
+            drawn |= {spec.font, spec.label_font}
+        assert not drawn & set(range(atlas, font_count()))
+        assert drawn == expected
