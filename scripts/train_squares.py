@@ -179,10 +179,8 @@ def _jpeg(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
     return to_tensor(x)
 
 
-def augment_wide(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
-    """Quarter turns (the turn label turned with them), then in the camera's order: the cut a
-    little off, a lamp's spot or a shadow, colours, blur, noise, JPEG. The renders already vary
-    all of these per scene; here each square gets its own, far wider than any one table."""
+def _quarter_turns(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of ``x`` and ``y``, each square turned by a random quarter turn, its turn label with it."""
     x = x.copy()
     y = y.copy()
     k = rng.integers(0, 4, len(x))
@@ -192,6 +190,14 @@ def augment_wide(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tupl
         x[sel] = np.rot90(x[sel], -q, axes=(1, 2))
         tile = sel & (y[:, 2] >= 0)
         y[tile, 2] = (y[tile, 2] + q) % 4
+    return x, y
+
+
+def augment_wide(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
+    """Quarter turns (the turn label turned with them), then in the camera's order: the cut a
+    little off, a lamp's spot or a shadow, colours, blur, noise, JPEG. The renders already vary
+    all of these per scene; here each square gets its own, far wider than any one table."""
+    x, y = _quarter_turns(x, y, rng)
     t = _blur(_colour(_light(_geometry(to_tensor(x), rng), rng), rng), rng)
     noise = torch.from_numpy(rng.standard_normal(t.shape, np.float32) * rng.uniform(0, 0.04, (len(x), 1, 1, 1)).astype(np.float32))
     return _jpeg((t + noise).clamp_(0, 1), rng), y
@@ -199,15 +205,7 @@ def augment_wide(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tupl
 
 def augment_plain(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
     """Quarter turns (the turn label turned with them), colours and noise (``make model``'s)."""
-    x = x.copy()
-    y = y.copy()
-    k = rng.integers(0, 4, len(x))
-    for q in range(1, 4):
-        sel = k == q
-        # np.rot90 with k=-q turns the picture clockwise q quarters: the tile's turn grows by q.
-        x[sel] = np.rot90(x[sel], -q, axes=(1, 2))
-        tile = sel & (y[:, 2] >= 0)
-        y[tile, 2] = (y[tile, 2] + q) % 4
+    x, y = _quarter_turns(x, y, rng)
     t = to_tensor(x)
     n = len(x)
     perm = rng.random(n) < 0.3
