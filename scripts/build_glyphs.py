@@ -57,6 +57,25 @@ HELD_OUT = [
     ("/usr/share/fonts/opentype/urw-base35/P052-Bold.otf", "p052-bold"),
     ("/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Bold.ttf", "roboto-condensed-bold"),
 ]
+# Families only the learned square reader's training scenes draw (companion/sim/trainscene.py):
+# more shapes to learn letters from than the 13 above, none of them a held-out family or a
+# relative of one (no Roboto, Cantarell, DejaVu Serif, Liberation Mono, P052). The rules' letter
+# network (data/letters.npz) and every other scene keep to the 13.
+TRAIN_ONLY = [
+    ("/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf", "free-serif-bold"),
+    ("/usr/share/fonts/truetype/freefont/FreeMonoBold.ttf", "free-mono-bold"),
+    ("/usr/share/fonts/truetype/freefont/FreeSans.ttf", "free-sans"),
+    ("/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Bold.otf", "nimbus-mono-ps-bold"),
+    ("/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf", "liberation-serif-bold"),
+    ("/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf", "liberation-sans"),
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf", "dejavu-sans-mono-bold"),
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf", "dejavu-sans-condensed"),
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf", "dejavu-sans-extralight"),
+    ("/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf", "nimbus-roman"),
+    ("/usr/share/fonts/opentype/urw-base35/C059-Roman.otf", "c059-roman"),
+    ("/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf", "urw-bookman-light"),
+    ("/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Regular.otf", "nimbus-sans-narrow"),
+]
 EM = 96  # pixels per em when rendering; glyphs are stored cropped to their ink
 
 
@@ -81,11 +100,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--held-out", action="store_true",
                         help="the held-out families (glyphs_heldout.npz, the renderer's stranger tiles)")
+    parser.add_argument("--train-only", action="store_true",
+                        help="the families only the square reader's training scenes draw (glyphs_train.npz)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    fonts = HELD_OUT if args.held_out else FONTS
+    if args.held_out and args.train_only:
+        print("build_glyphs: --held-out or --train-only, not both", file=sys.stderr)
+        return 2
+    fonts, name = (HELD_OUT, "glyphs_heldout") if args.held_out else (TRAIN_ONLY, "glyphs_train") \
+        if args.train_only else (FONTS, "glyphs")
     data = ROOT / "companion" / "vision" / "data"
-    args.out = args.out or data / ("glyphs_heldout.npz" if args.held_out else "glyphs.npz")
+    args.out = args.out or data / f"{name}.npz"
     missing = [f for f, _ in fonts if not Path(f).is_file()]
     if missing:
         print(

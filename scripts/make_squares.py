@@ -7,8 +7,7 @@ squares.cut`) a little off where the grid is (as a found grid is: up to 0.08 of 
 in size), labelled from the scene's truth. Most squares of a board are empty: a third of the
 empty ones are kept. Same seeds, same bytes.
 
-Seeds: training 70000 on, validation (temperature scaling, figures) 90000 on. The stranger
-benchmark's 50000-50199 are never drawn.
+Seeds: training 70000 on, validation (temperature scaling, figures) 90000 on. The stranger benchmark's 50000-50199 are never drawn.
 
     python scripts/make_squares.py --seed0 70000 --scenes 1200 --out build/squares/train.npz
 """
@@ -20,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,12 +36,13 @@ BENCHMARK_SEEDS = range(50000, 50200)
 KEEP_EMPTY = 0.33
 
 
-def scene_squares(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cut squares and labels (kind, letter or -1, turn index or -1, token) of one scene."""
+def scene_squares(seed: int, wide_fonts: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Cut squares and labels (kind, letter or -1, turn index or -1, token) of one scene
+    (``wide_fonts``: :func:`training_scene`'s)."""
     if seed in BENCHMARK_SEEDS:
         raise SystemExit(f"seed {seed} is the stranger benchmark's: never trained on")
     rng = np.random.default_rng(seed)
-    spec = training_scene(rng)
+    spec = training_scene(rng, wide_fonts)
     scene = render(spec, seed)
     n = spec.grid
     top = rectify(scene.image, scene.location, CELL_PX, MARGIN)
@@ -67,14 +68,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed0", type=int, required=True)
     ap.add_argument("--scenes", type=int, required=True)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--wide-fonts", action="store_true",
+                    help="letters in the training-only font families too (glyphs_train.npz; not make model's)")
     a = ap.parse_args(argv)
+    cv2.setNumThreads(1)
     if a.scenes <= 0:
         print("--scenes must be positive", file=sys.stderr)
         return 2
     xs, ys = [], []
     t0 = time.perf_counter()
     for i in range(a.scenes):
-        x, y = scene_squares(a.seed0 + i)
+        x, y = scene_squares(a.seed0 + i, a.wide_fonts)
         xs.append(x)
         ys.append(y)
         if (i + 1) % 50 == 0:

@@ -7,15 +7,20 @@ never the stranger benchmark's 50000-50199). One small convolutional network, fo
 kind (empty / tile / back), letter (every tile set's letters and ``?`` for a blank), turn
 (0/90/180/270; not learned from blanks, which show none) and token. While learning, each batch is
 turned by random quarter turns (labels turned with it), its colours moved (channel gains,
-brightness, contrast, channels swapped: a set of any colour) and noised. Afterwards one
+brightness, contrast, channels swapped: a set of any colour) and noised. ``--augment wide``
+gives each square its own augmentation instead: a random quarter turn, cut a little off
+(shifted, sized, turned, sheared), lit by a lamp's hot spot or crossed by a shadow, its colours
+moved (a colour mix, channels swapped, gains, brightness, contrast, gamma), blurred, noised and
+sent through JPEG, with targets smoothed a little (0.05): tried with 2 epochs, it read worse
+(docs/vision-model.md), so ``make model`` keeps the plain one. Afterwards one
 temperature per head is fitted on the validation squares (Guo et al. 2017, temperature
 scaling), so that the probabilities the reader reports are honest.
 
-Reproducible: fixed seeds, one thread, deterministic kernels: the same data gives the same
-weights within float tolerance.
+Reproducible: fixed seeds, a fixed thread count (``--threads``), deterministic kernels: the same
+data gives the same weights within float tolerance.
 
     python scripts/train_squares.py --train build/squares/train_a.npz build/squares/train_b.npz \
-        --val build/squares/val.npz --out companion/vision/data
+        --val build/squares/val.npz --out companion/vision/data --epochs 5
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 try:
@@ -37,7 +43,9 @@ except ImportError:  # pragma: no cover - the [train] extra is not installed
     raise SystemExit(2)
 
 SEED = 20261127
-THREADS = 1  # two threads spent more CPU than one on this machine for no faster a step
+# --augment wide: targets a little off the corners (0.05), so that the heads learn no certainty
+# the renders cannot back (the validation's temperatures make the probabilities honest after).
+LABEL_SMOOTHING = 0.05
 MODEL_NAME = "squares"  # companion/vision/data/squares.onnx and squares.json
 
 
@@ -87,8 +95,92 @@ def to_tensor(x: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
 
 
-def augment(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
-    """Quarter turns (the turn label turned with them), colours and noise."""
+def _geometry(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """A cut a little off, as a found grid and a tile set off its square make it: shifted up to
+    an eighth of the cut, sized +-10 %, turned +-6 degrees, sheared a little (a phone's slant)."""
+    n = len(t)
+    a = np.deg2rad(rng.uniform(-6, 6, n))
+    s = rng.uniform(0.9, 1.1, n)
+    sh = rng.uniform(-0.08, 0.08, n)
+    theta = np.zeros((n, 2, 3))
+    theta[:, 0, 0] = np.cos(a) / s
+    theta[:, 0, 1] = -np.sin(a) / s + sh
+    theta[:, 1, 0] = np.sin(a) / s
+    theta[:, 1, 1] = np.cos(a) / s
+    theta[:, :, 2] = rng.uniform(-0.25, 0.25, (n, 2))
+    keep = rng.random(n) < 0.25  # a quarter as cut
+    theta[keep] = [[1, 0, 0], [0, 1, 0]]
+    grid = F.affine_grid(torch.from_numpy(theta).float(), list(t.shape), align_corners=False)
+    return F.grid_sample(t, grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
+def _light(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """A lamp's hot spot (a warm patch screened over the square, up to white) on a fifth of the
+    squares, a shadow's edge across another fifth."""
+    n, _, h, w = t.shape
+    yy, xx = torch.meshgrid(torch.linspace(0, 1, h), torch.linspace(0, 1, w), indexing="ij")
+    spot = torch.from_numpy(np.nonzero(rng.random(n) < 0.2)[0])
+    m = len(spot)
+    c = torch.from_numpy(rng.uniform(-0.3, 1.3, (m, 2, 1, 1))).float()
+    r = torch.from_numpy(rng.uniform(0.25, 0.9, (m, 1, 1, 1))).float()
+    blob = torch.exp(-((xx - c[:, 0:1]) ** 2 + (yy - c[:, 1:2]) ** 2) / (2 * r**2))
+    tint = rng.uniform(0.75, 1.0, (m, 3, 1, 1))
+    tint[:, 2] = 1.0  # red (BGR's last) fullest: a warm lamp
+    lit = blob * torch.from_numpy(rng.uniform(0.3, 0.75, (m, 1, 1, 1)) * tint).float()
+    t[spot] = 1 - (1 - t[spot]) * (1 - lit)
+    shade = torch.from_numpy(np.nonzero(rng.random(n) < 0.2)[0])
+    m = len(shade)
+    ang = rng.uniform(0, 2 * np.pi, (m, 1, 1))
+    d = torch.from_numpy(np.cos(ang)).float() * xx + torch.from_numpy(np.sin(ang)).float() * yy
+    soft = torch.from_numpy(rng.uniform(0.02, 0.2, (m, 1, 1))).float()
+    edge = torch.sigmoid((d - torch.from_numpy(rng.uniform(0.2, 0.8, (m, 1, 1))).float()) / soft)
+    dark = torch.from_numpy(rng.uniform(0.2, 0.55, (m, 1, 1))).float()
+    t[shade] = t[shade] * (1 - dark * edge).unsqueeze(1)
+    return t
+
+
+def _colour(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """Any colour of set, board and light: channels swapped (0.3), a colour mix near the identity
+    (0.4), grey (0.05), channel gains, brightness, contrast and gamma (one 3 x 3 mix a square)."""
+    n = len(t)
+    mix = np.eye(3)[None] + rng.normal(0, 0.15, (n, 3, 3)) * (rng.random((n, 1, 1)) < 0.4)
+    swap = np.nonzero(rng.random(n) < 0.3)[0]
+    mix[swap] = np.stack([np.eye(3)[rng.permutation(3)] for _ in swap]) @ mix[swap] if len(swap) else mix[swap]
+    mix[rng.random(n) < 0.05] = 1.0 / 3.0
+    mix *= rng.uniform(0.75, 1.25, (n, 3, 1))  # channel gains
+    t = torch.einsum("nij,njhw->nihw", torch.from_numpy(mix).float(), t)
+    bias = torch.from_numpy(rng.uniform(-0.12, 0.12, (n, 1, 1, 1))).float()
+    contrast = torch.from_numpy(rng.uniform(0.7, 1.25, (n, 1, 1, 1))).float()
+    mean = t.mean(dim=(1, 2, 3), keepdim=True)
+    t = ((t - mean) * contrast + mean + bias).clamp_(0, 1)
+    bent = torch.from_numpy(np.nonzero(rng.random(n) < 0.5)[0])
+    gamma = torch.from_numpy(rng.uniform(0.75, 1.33, (len(bent), 1, 1, 1))).float()
+    t[bent] = t[bent] ** gamma
+    return t
+
+
+def _blur(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """Out of focus or from further away: 40 % shrunk (to 14-28 pixels) and grown back."""
+    n, _, h, _ = t.shape
+    sizes = np.where(rng.random(n) < 0.4, rng.integers(14, 29, n), h)
+    for size in np.unique(sizes[sizes < h]):
+        sel = torch.from_numpy(np.nonzero(sizes == size)[0])
+        small = F.interpolate(t[sel], size=(int(size), int(size)), mode="area")
+        t[sel] = F.interpolate(small, size=(h, h), mode="bilinear", align_corners=False)
+    return t
+
+
+def _jpeg(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """A third of the squares through JPEG at quality 30-90 (a phone's, a webcam's)."""
+    x = (t.numpy().transpose(0, 2, 3, 1) * 255 + 0.5).astype(np.uint8)
+    for i in np.nonzero(rng.random(len(x)) < 0.33)[0]:
+        ok, buf = cv2.imencode(".jpg", x[i], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
+        x[i] = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return to_tensor(x)
+
+
+def _quarter_turns(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of ``x`` and ``y``, each square turned by a random quarter turn, its turn label with it."""
     x = x.copy()
     y = y.copy()
     k = rng.integers(0, 4, len(x))
@@ -98,6 +190,22 @@ def augment(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[tor
         x[sel] = np.rot90(x[sel], -q, axes=(1, 2))
         tile = sel & (y[:, 2] >= 0)
         y[tile, 2] = (y[tile, 2] + q) % 4
+    return x, y
+
+
+def augment_wide(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
+    """Quarter turns (the turn label turned with them), then in the camera's order: the cut a
+    little off, a lamp's spot or a shadow, colours, blur, noise, JPEG. The renders already vary
+    all of these per scene; here each square gets its own, far wider than any one table."""
+    x, y = _quarter_turns(x, y, rng)
+    t = _blur(_colour(_light(_geometry(to_tensor(x), rng), rng), rng), rng)
+    noise = torch.from_numpy(rng.standard_normal(t.shape, np.float32) * rng.uniform(0, 0.04, (len(x), 1, 1, 1)).astype(np.float32))
+    return _jpeg((t + noise).clamp_(0, 1), rng), y
+
+
+def augment_plain(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, np.ndarray]:
+    """Quarter turns (the turn label turned with them), colours and noise (``make model``'s)."""
+    x, y = _quarter_turns(x, y, rng)
     t = to_tensor(x)
     n = len(x)
     perm = rng.random(n) < 0.3
@@ -110,15 +218,16 @@ def augment(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[tor
     return t, y
 
 
-def losses(out: tuple[torch.Tensor, ...], y: torch.Tensor) -> torch.Tensor:
+def losses(out: tuple[torch.Tensor, ...], y: torch.Tensor, ls: float = 0.0) -> torch.Tensor:
+    """The four heads' cross-entropies (``ls``: label smoothing)."""
     kind, letter, turn, token, _ = out
-    loss = F.cross_entropy(kind, y[:, 0]) + F.cross_entropy(token, y[:, 3])
+    loss = F.cross_entropy(kind, y[:, 0], label_smoothing=ls) + F.cross_entropy(token, y[:, 3], label_smoothing=ls)
     tile = y[:, 1] >= 0
     if tile.any():
-        loss = loss + F.cross_entropy(letter[tile], y[tile, 1])
+        loss = loss + F.cross_entropy(letter[tile], y[tile, 1], label_smoothing=ls)
     turned = y[:, 2] >= 0
     if turned.any():
-        loss = loss + F.cross_entropy(turn[turned], y[turned, 2])
+        loss = loss + F.cross_entropy(turn[turned], y[turned, 2], label_smoothing=ls)
     return loss
 
 
@@ -159,9 +268,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--limit", type=int, default=0, help="train on the first N squares only (a quick check)")
+    ap.add_argument("--augment", choices=("plain", "wide"), default="plain",
+                    help="plain (make model's: turns, colours, noise) or wide (each square its own cut, light, "
+                         "colour mix, blur, noise, JPEG, and label smoothing; docs/vision-model.md: not yet better)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="PyTorch's threads (the same count gives the same weights; make model uses 2)")
     a = ap.parse_args(argv)
     torch.manual_seed(SEED)
-    torch.set_num_threads(THREADS)
+    torch.set_num_threads(a.threads)
+    cv2.setNumThreads(1)
     torch.use_deterministic_algorithms(True)
     x, y, letters = load(a.train)
     vx, vy, vletters = load([a.val])
@@ -170,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.limit:
         x, y = x[: a.limit], y[: a.limit]
     rng = np.random.default_rng(SEED)
+    augment, smoothing = (augment_wide, LABEL_SMOOTHING) if a.augment == "wide" else (augment_plain, 0.0)
     model = SquareNet(len(letters))
     steps = a.epochs * ((len(x) + a.batch - 1) // a.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -182,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(0, len(x), a.batch):
             idx = np.sort(order[i : i + a.batch])
             bx, by = augment(x[idx], y[idx], rng)
-            loss = losses(model(bx), torch.from_numpy(by))
+            loss = losses(model(bx), torch.from_numpy(by), smoothing)
             opt.zero_grad()
             loss.backward()
             opt.step()

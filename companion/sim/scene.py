@@ -29,7 +29,7 @@ import numpy as np
 from companion.core.board import Board, layout_for_grid
 from companion.core.tiles import BLANK, get_tileset
 from companion.core.errors import CompanionError
-from companion.vision.glyphs import font_count, load_atlas
+from companion.vision.glyphs import all_font_count, font_count, load_atlas
 from companion.vision.reading import ROTATIONS
 
 RGB = tuple[int, int, int]
@@ -385,7 +385,8 @@ class SceneSpec:
 
     ``looks``: the tile sets present, by name (defaults: :data:`TILE_LOOKS`); every square's
     ``set`` must name one. ``font``: index into the glyph atlas's fonts (0..12, the families the
-    reader learns from; 13 on, the held-out families of :func:`~companion.vision.glyphs.font_count`)
+    reader learns from; 13 on, the held-out families of :func:`~companion.vision.glyphs.font_count`;
+    after them the training-only families of :func:`~companion.vision.glyphs.all_font_count`)
     for letters and values; premium labels use ``label_font``.
     """
 
@@ -425,7 +426,7 @@ class SceneSpec:
                 raise BadScene(f"square ({r}, {c}): tile set look {sq.set!r} is not in the scene")
             if sq.kind == "tile" and sq.letter != BLANK and sq.letter not in tiles.alphabet:
                 raise BadScene(f"square ({r}, {c}): {sq.letter!r} is not a letter of tile set {self.tileset!r}")
-        fonts = font_count()
+        fonts = all_font_count()
         if not 0 <= self.font < fonts or not 0 <= self.label_font < fonts:
             raise BadScene(f"font {self.font} / label font {self.label_font} (0..{fonts - 1})")
         if not 0 <= self.tile_offset <= 0.3 or not 0 <= self.tile_jitter_deg <= 20:

@@ -3,7 +3,9 @@ wider than the project's own presets, and apart from the stranger benchmark's.
 
 What is held out of them, so that the stranger benchmark (:func:`companion.sim.scene.stranger`,
 seeds 50000-50199) measures a reader on what it has never seen: the held-out font families
-(``glyphs_heldout.npz``: letters here come from the 13 atlas families only), the benchmark's tile
+(``glyphs_heldout.npz``: letters here come from the 13 atlas families, and with ``wide_fonts``
+from the 13 training-only ones of ``glyphs_train.npz`` too, none of them a held-out family or
+its relative), the benchmark's tile
 looks (:data:`~companion.sim.scene.STRANGER_LOOKS`: a training set's colours are drawn at random
 and never one of those five within a margin) and its three cloth colours (a cloth here is any
 colour but one of :data:`~companion.sim.scene.CLOTH_COLOURS`' within a margin). Boards are the
@@ -33,7 +35,7 @@ from companion.sim.scene import (
     vary_look,
     vary_style,
 )
-from companion.vision.glyphs import load_atlas
+from companion.vision.glyphs import font_count, load_atlas
 
 # A random colour this close (RGB distance) to a held-out one is drawn again.
 HELD_OUT_MARGIN = 40.0
@@ -69,8 +71,19 @@ def _look(rng: np.random.Generator, name: str) -> TileLook:
     return vary_look(look, rng, 0.03)
 
 
-def training_scene(rng: np.random.Generator) -> SceneSpec:
-    """One table to learn from: see the module's doc for what it never draws."""
+def _training_fonts(wide: bool) -> list[int]:
+    """The fonts a training scene draws (numbered as :func:`~companion.vision.glyphs.all_font_count`
+    counts): the atlas's, and when ``wide`` the training-only families, never the held-out ones
+    between them."""
+    atlas = list(range(len(load_atlas().fonts)))
+    if not wide:
+        return atlas
+    return atlas + [font_count() + i for i in range(len(load_atlas("glyphs_train").fonts))]
+
+
+def training_scene(rng: np.random.Generator, wide_fonts: bool = False) -> SceneSpec:
+    """One table to learn from: see the module's doc for what it never draws. ``wide_fonts``:
+    letters in the training-only families too (``make_squares.py --wide-fonts``)."""
     phone = bool(rng.random() < 0.5)
     grid = 15
     tileset = TILESETS[int(rng.integers(len(TILESETS)))]
@@ -89,10 +102,10 @@ def training_scene(rng: np.random.Generator) -> SceneSpec:
         table_period=float(rng.uniform(0.4, 3.0)), lamps=int(rng.choice((0, 0, 1, 1, 2, 3))),
         glare=int(rng.integers(0, 4)),
     )
-    fonts = len(load_atlas().fonts)
+    fonts = _training_fonts(wide_fonts)
     return SceneSpec(
         content=content, grid=grid, tileset=tileset, style=st, looks=looks,
-        font=int(rng.integers(fonts)), label_font=int(rng.integers(fonts)),
+        font=fonts[int(rng.integers(len(fonts)))], label_font=fonts[int(rng.integers(len(fonts)))],
         camera=phone_camera(rng) if phone else mounted_camera(rng), photo=photo,
         tile_offset=float(rng.uniform(0.0, 0.12)), tile_jitter_deg=float(rng.uniform(0.0, 5.0)),
     )

@@ -7,6 +7,8 @@ these glyphs and the letter classifier learns from them.
 
 ``data/glyphs_heldout.npz`` (``build_glyphs.py --held-out``) holds other font families, which
 nothing learns from: the renderer draws a stranger's tiles with them (:func:`font_count`).
+``data/glyphs_train.npz`` (``build_glyphs.py --train-only``) holds families only the learned
+square reader's training scenes draw (numbered after the held-out ones: :func:`all_font_count`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class GlyphAtlas:
 
 @cache
 def load_atlas(name: str = "glyphs") -> GlyphAtlas:
-    """``glyphs`` (the families the reader learns from) or ``glyphs_heldout``."""
+    """``glyphs`` (the families the reader learns from), ``glyphs_heldout`` or ``glyphs_train``."""
     with resources.files("companion.vision").joinpath("data", f"{name}.npz").open("rb") as f:
         with np.load(f, allow_pickle=False) as npz:
             meta = json.loads(npz["meta"].tobytes().decode("utf-8"))
@@ -49,10 +51,18 @@ def font_count() -> int:
     return len(load_atlas().fonts) + len(load_atlas("glyphs_heldout").fonts)
 
 
+def all_font_count() -> int:
+    """Every font the renderer can draw with: :func:`font_count`'s, then the training-only
+    families (``glyphs_train``; only companion/sim/trainscene.py draws them)."""
+    return font_count() + len(load_atlas("glyphs_train").fonts)
+
+
 def atlas_glyph(character: str, font: int) -> np.ndarray:
-    """A character of font ``font`` numbered as :func:`font_count` counts: ``KeyError`` when
+    """A character of font ``font`` numbered as :func:`all_font_count` counts: ``KeyError`` when
     the font or the character is not there."""
     atlas = load_atlas()
+    if font >= font_count():
+        return load_atlas("glyphs_train").glyph(character, font - font_count())
     if font >= len(atlas.fonts):
         return load_atlas("glyphs_heldout").glyph(character, font - len(atlas.fonts))
     return atlas.glyph(character, font)

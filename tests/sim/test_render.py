@@ -10,7 +10,7 @@ import pytest
 
 from companion.core.board import Premium, layout_for_grid
 from companion.core.errors import CompanionError
-from companion.vision.glyphs import font_count
+from companion.vision.glyphs import all_font_count
 from companion.sim.render import RenderedScene, hand_sequence, render
 from companion.sim.scene import (
     PRESETS,
@@ -442,7 +442,7 @@ def test_every_photo_effect_changes_the_picture(photo: Photo) -> None:
     lambda: SceneSpec(content={(15, 0): Square.tile("A")}),
     lambda: SceneSpec(content={(0, 0): Square.tile("Ä")}),  # not an English letter
     lambda: SceneSpec(content={(0, 0): Square.tile("A", set="green")}),
-    lambda: SceneSpec(font=font_count()),  # past the held-out families too
+    lambda: SceneSpec(font=all_font_count()),  # past the held-out and training-only families too
     lambda: Square("tile"),
     lambda: Square("back", letter="A"),
     lambda: Square.tile("A", rotation=45),

@@ -31,3 +31,34 @@ def test_the_atlas_rebuilds_byte_for_byte(tmp_path):
     out = tmp_path / "glyphs.npz"
     assert build.main(["--out", str(out)]) == 0
     assert out.read_bytes() == (ROOT / "companion" / "vision" / "data" / "glyphs.npz").read_bytes()
+
+
+def test_the_training_only_atlas_rebuilds_and_shares_no_family_with_the_held_out_one(tmp_path):
+    spec = importlib.util.spec_from_file_location("build_glyphs", ROOT / "scripts" / "build_glyphs.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    held = {family.rsplit("-bold", 1)[0] for _, family in build.HELD_OUT}
+    assert not any(family.startswith(h) for _, family in build.TRAIN_ONLY for h in held)
+    assert load_atlas("glyphs_train").fonts == tuple(family for _, family in build.TRAIN_ONLY)
+    missing = [f for f, _ in build.TRAIN_ONLY if not Path(f).is_file()]
+    if missing:
+        pytest.skip(f"fonts not installed (.ci/run installs them): {missing[0]} ...")
+    out = tmp_path / "glyphs_train.npz"
+    assert build.main(["--train-only", "--out", str(out)]) == 0
+    assert out.read_bytes() == (ROOT / "companion" / "vision" / "data" / "glyphs_train.npz").read_bytes()
+
+
+def test_training_scenes_never_draw_a_held_out_font():
+    import numpy as np
+
+    from companion.sim.trainscene import training_scene
+    from companion.vision.glyphs import all_font_count, font_count
+
+    atlas = len(load_atlas().fonts)
+    for wide, expected in ((False, set(range(atlas))), (True, set(range(atlas)) | set(range(font_count(), all_font_count())))):
+        drawn = set()
+        for seed in range(300):
+            spec = training_scene(np.random.default_rng([seed, 7]), wide_fonts=wide)
+            drawn |= {spec.font, spec.label_font}
+        assert not drawn & set(range(atlas, font_count()))
+        assert drawn == expected
