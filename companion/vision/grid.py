@@ -67,6 +67,7 @@ import cv2
 import numpy as np
 
 from companion.core.errors import CompanionError
+from companion.vision.frame import frame_lattices, holds
 from companion.vision.layout import cell_colours, layout_shift
 from companion.vision.lens import Lens, fit_lens
 from companion.vision.lines import coarse_lattices
@@ -273,6 +274,12 @@ def locate_grid(image_bgr: np.ndarray, rows: int = 15, cols: int = 15, hint: Gri
             break
     if held is not None and not done:
         best = held
+    if best is None or best.score < MIN_SCORE:
+        # The last guesses, from the board's outline (companion/vision/frame.py): only when no
+        # other guess found a grid, so that no board found before moves.
+        for found in _attempts(image, rows, cols, tries[-1], frame=True):
+            if found is not None and (best is None or (found.score, found.lines) > (best.score, best.lines)):
+                best = found
     if best is None:
         raise NoBoardFound("no board found: no grid of lines in the image")
     found_score, h = best.score, best.h
@@ -330,11 +337,12 @@ def _project_corners(h: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def _attempts(
-    image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False
+    image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False, frame: bool = False
 ) -> Iterator["_Found | None"]:
     """Coarse guesses on a copy ``coarse_px`` across, each refined, its extent settled and
     judged, best guess first; a None where the usual guesses end and the wider search begins
-    (see :func:`companion.vision.lines.coarse_lattices`)."""
+    (see :func:`companion.vision.lines.coarse_lattices`). ``frame``: the guesses from the
+    board's outline instead (:func:`companion.vision.frame.frame_lattices`)."""
     small = shrink(image, coarse_px)
     k = small.shape[1] / image.shape[1]
     gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -345,12 +353,18 @@ def _attempts(
         gray = cv2.resize(gray, (max(1, round(gray.shape[1] * f)), max(1, round(gray.shape[0] * f))), interpolation=cv2.INTER_AREA)
         kg = gray.shape[1] / image.shape[1]
     probes = Probes(image, (small, k))
-    for coarse in coarse_lattices(gray, rows, cols, np.random.default_rng(0), thin):
-        if coarse is None:
+    guesses: Iterator[tuple[np.ndarray, np.ndarray | None] | None]
+    if frame:
+        guesses = frame_lattices(gray, rows, cols)
+    else:
+        guesses = (g if g is None else (g, None) for g in coarse_lattices(gray, rows, cols, np.random.default_rng(0), thin))
+    for guess in guesses:
+        if guess is None:
             yield None
             if thin:
                 return
             continue
+        coarse, outline = guess
         h = np.diag([1 / kg, 1 / kg, 1.0]) @ coarse
         if not np.isfinite(h).all() or cell_px(h, rows, cols) < 3:
             continue  # squares of a few pixels: no board this finder can read
@@ -392,6 +406,8 @@ def _attempts(
             _, best_look = find_lines(probe, h, rows, cols, 0.06, None, 1)
             if best_look != look:
                 line_score = score(probe, h, rows, cols, best_look, on_layout)
+        if outline is not None and not holds(outline / kg, _project_corners(h, rows, cols), cell_px(h, rows, cols)):
+            continue
         found_score = line_score
         if placed is not None and placed[:2] == (0, 0):
             # The premium squares where the layout puts them vouch for a grid whose lines are
