@@ -21,7 +21,7 @@ from companion.core.errors import CompanionError
 from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.adapt import adapt_reading
-from companion.vision.cells import CELL_PX, MARGIN, read_cells
+from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
@@ -130,7 +130,10 @@ def read_board(
     tiles = get_tileset(tileset)
     location = locate_grid(image, grid, grid, hint=profile_hint(profile, image, grid))
     top_down = rectify(image, location, CELL_PX, MARGIN)
-    rules = read_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile=profile, backend=backend)
+    found = read_board_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile, backend)
+    rules = found.cells
+    # Tiles whose corner may hold a token of their own colour, read without one: asked about.
+    token_doubt = found.evidence.extra.get("token_doubt", np.zeros((grid, grid), bool)).ravel()
     t_model, c_model = time.perf_counter(), time.process_time()
     run = None  # the network's one run, shared by the adaptation, this reader and every one in ``also``
     doubts: list[int] = []
@@ -157,6 +160,14 @@ def read_board(
         if fields is not None and doubts:
             fields = {f: (np.minimum(p, np.where(np.isin(np.arange(len(p)), doubts), DISAGREE_CAP, 1.0))
                           if f not in KEPT else p) for f, p in fields.items()}
+        # A token perhaps unseen: the square and its token asked about, its other fields as read.
+        unsure = token_doubt & ~np.array([c.token for c in cells])
+        if unsure.any():
+            cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
+                     for i, c in enumerate(cells)]
+            if fields is not None:
+                fields = {**fields, **{f: np.where(unsure, np.minimum(fields[f], DISAGREE_CAP), fields[f])
+                                       for f in ("token", "square")}}
         return cells, fields
 
     cells, fields = squares(square_reader)

@@ -25,6 +25,9 @@ TOKEN_INSET = 0.03  # squares between such a token and the face's edges (as the 
 _TOKEN_FOREIGN = 20.0  # Lab distance from what should lie there that a token's pixels exceed
 _TOKEN_SPOT = 16.0  # Lab distance of a spot's mean from its ring's that may be a token
 _FOREIGN = 38.0  # Lab distance from what should be there that leaves a pixel unexplained
+# A shadow keeps more than this fraction of the lightness it falls on; a pixel darker still is a
+# dark thing (a black token seen by a camera that lifts its blacks keeps about 0.4).
+_SHADE = 0.6
 
 
 def token_blobs(
@@ -188,6 +191,78 @@ def corner_discs(
     return out_x, out_y, out_score, colour
 
 
+# A token of its face's own colour (a black one on a black tile, a red one on a red tile) shows
+# no disc of another colour: only its rim, a thin ring darker or lighter than both its middle
+# and the face around it, all the way round (a pixel or less across: it tells doubt, not a token). A printed mark in a face's corner is not a ring
+# (the corner is left bare), the face's rounded corner is one on its outward side only, and a
+# stroke crosses a ring's rays in two places, not in all of them.
+_RING_RAYS = tuple((float(np.cos(a)), float(np.sin(a))) for a in np.arange(8) * np.pi / 4)
+_RING_RADII = (0.7, 0.85, 1.0)  # token radii where a token's rim is looked for along each ray
+_RING_OUT = 1.5  # token radii from its middle to the face beyond the rim (inward rays only)
+# The least rim (colour_distance from both sides on every ray, less its unevenness) that leaves a
+# square in doubt. Measured on the development strangers (seeds 52000-52079): 6 of 18 tokens of
+# the face's own colour reach it and none of 3,056 bare corners (the most 3.8); on the real
+# photos none of 6,672 corners (the most 3.7, on a scrabscrap tile).
+_RING_DOUBT = 4.0
+
+
+def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int,
+                 body: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How much a face's corner shows a token's rim, for a stack of Lab crops (n, h, w, 3): at
+    each candidate middle (``reach`` pixels about ``at``, (n, 2)), the least over eight rays of
+    the rim's contrast, the rim being the sample along the ray (at :data:`_RING_RADII`) most
+    unlike the middle and, on the rays toward the face's middle (``turns`` as
+    :func:`corner_discs`), unlike the face past it too; less how much the rays' rims differ
+    from their mean. A token of another colour than the face
+    is :func:`corner_discs`' to find: here the middle and the face past the rim are of the
+    face's own colour (``body``, Lab (n, 3)): a middle in the gap beside the face, ringed by
+    faces' edges, is none. Returns x, y and that score (n,) at each crop's best middle."""
+    n, h, w = labs.shape[:3]
+    around = np.stack([cv2.blur(x, (3, 3)) for x in labs])
+    span = np.arange(-reach, reach + 1)
+    ys = np.clip(np.rint(at[:, 1]).astype(int)[:, None, None] + span[None, :, None], 0, h - 1)
+    xs = np.clip(np.rint(at[:, 0]).astype(int)[:, None, None] + span[None, None, :], 0, w - 1)
+    ys, xs = np.broadcast_arrays(ys, xs)
+    k = np.arange(n)[:, None, None]
+    middle = around[k, ys, xs]
+    # The corner's inward diagonal, upright (1, 1), carried round by each clockwise quarter turn.
+    inward = np.tile(np.array([1.0, 1.0]), (n, 1))
+    for i, t in enumerate(turns):
+        for _ in range((int(t) // 90) % 4):
+            inward[i] = (-inward[i, 1], inward[i, 0])
+    face = body.astype(np.float32)[:, None, None, :]
+    least = np.where(colour_distance(middle, face) <= _TOKEN_FOREIGN, np.inf, 0.0).astype(np.float32)
+    rims = []
+    for ux, uy in _RING_RAYS:
+        rim = np.zeros(ys.shape, np.float32)
+        colour = np.zeros(ys.shape + (3,), np.float32)
+        dy, dx = int(round(_RING_OUT * radius_px * uy)), int(round(_RING_OUT * radius_px * ux))
+        beyond = around[k, np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+        on_face = (inward @ np.array([ux, uy]) >= 0)[:, None, None]
+        if on_face.any():
+            least = np.where(on_face & (colour_distance(beyond, face) > _TOKEN_FOREIGN), 0.0, least)
+        for f in _RING_RADII:
+            dy, dx = int(round(f * radius_px * uy)), int(round(f * radius_px * ux))
+            sample = labs[k, np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+            contrast = colour_distance(sample, middle)
+            contrast = np.where(on_face, np.minimum(contrast, colour_distance(sample, beyond)), contrast)
+            better = contrast > rim
+            rim = np.where(better, contrast, rim)
+            colour = np.where(better[..., None], sample, colour)
+        np.minimum(least, rim, out=least)
+        rims.append(colour)
+    # A rim is one colour all round: a texture's grain or a glint is unlike the middle on
+    # every ray too, but in another colour on each. (The mean: the median, which forgives a
+    # token's own highlight on a ray or two, forgives wood grain as much.)
+    usual = np.mean(rims, axis=0)
+    least -= np.mean([colour_distance(c, usual) for c in rims], axis=0)
+    flat = least.reshape(n, -1)
+    best = np.argmax(flat, axis=1)
+    y, x = np.divmod(best, len(span))
+    rows = np.arange(n)
+    return xs[rows, y, x].astype(float), ys[rows, y, x].astype(float), flat[rows, best]
+
+
 def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:
     """The strongest disc where ``ok``: (x, y, its score), None where nothing is ``ok``."""
     s = np.where(ok, score, -np.inf)
@@ -232,9 +307,9 @@ def _top_left_quarter(rotation: int, side: int) -> tuple[int, int, int, int]:
 
 def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
     """How unlike a token's colour is to what should lie there (8-bit Lab, either may be one
-    colour): the colour distance, except for a pixel only darker than it by less than half
+    colour): the colour distance, except for a pixel only darker than it, by less than 40 %
     (a shadow, which tiles cast beside themselves under a lamp at the side, darkens and
-    greys a colour): its hue's distance alone. A token is another colour, or far darker."""
+    greys a colour; it keeps more than :data:`_SHADE` of the lightness): its hue's distance alone. A token is another colour, or far darker."""
     # (Channel by channel, in place where it can be: the same operations in the same order as
     # on the whole difference, without its temporaries.)
     lab, want = np.asarray(lab, np.float32), np.asarray(want, np.float32)
@@ -245,7 +320,7 @@ def _unlike(lab: np.ndarray, want: np.ndarray) -> np.ndarray:
     d2 *= d2
     hue2 += d2
     light = lab[..., 0]
-    shade = (d0 <= 0) & (light >= 0.4 * (light - d0))
+    shade = (d0 <= 0) & (light >= _SHADE * (light - d0))
     d0 *= d0
     d0 *= np.float32(0.25)
     d0 += hue2
