@@ -20,7 +20,9 @@ How its answers meet the hand-written reader's (:mod:`companion.vision.cells`) i
   rules had right.) The token is always the rules': the model's token head sees tokens on
   real photos' empty squares (470 of 18,000 squares).
 - ``calibrated``: the rules' answer, its confidence the probability that it is right given the
-  rules' confidence and the network's beliefs (:mod:`companion.vision.confidence`).
+  rules' confidence and the network's beliefs (:mod:`companion.vision.confidence`); but where
+  that probability says the rules' *kind* is less likely than a third (:data:`KIND_SWITCH`),
+  the network's kind, letter and turn (:func:`switch_kinds`), asked about at the table.
 """
 
 from __future__ import annotations
@@ -51,6 +53,13 @@ SQUARE_READERS: tuple[str, ...] = ("rules", "model", "both", "calibrated")
 SQUARE_READER = "calibrated"
 RULES_SURE = 0.0  # the rules keep their answer at any confidence (docs/vision-model.md)
 DISAGREE_CAP = 0.45  # below the table's SURE (0.5): a square the two readers see apart is asked
+# A square has three kinds, whose probabilities sum to one: where the calibrated probability of
+# the rules' kind is under a third, another kind is more likely than theirs, and the network's
+# kind (its choice between the other two) is the better answer to show. Measured on the
+# development strangers (docs/vision-model.md), such squares are mostly face-down tiles the
+# rules took for empty squares or blanks, and lettered tiles under a lamp's glare read empty;
+# the network reads most of them right. On the 80 real tournament photos no square is under it.
+KIND_SWITCH = 1.0 / 3.0
 OUTPUTS = ("kind", "letter", "turn", "token", "embedding")
 
 
@@ -189,6 +198,46 @@ def combine(
     return out
 
 
+def switch_kinds(
+    cells: Sequence[CellReading], fields: dict[str, np.ndarray], net: Sequence[CellReading], beliefs: Beliefs,
+    tileset: TileSet, backs_known: bool = False,
+) -> tuple[list[CellReading], dict[str, np.ndarray]]:
+    """The calibrated reading with the network's kind, letter and turn where the rules' kind is
+    less likely than a third (:data:`KIND_SWITCH`) and the network reads another kind; the
+    token stays the rules' (see the module's doc on ``both``).
+
+    The probability of the network's kind there is at most what the rules' leaves over, and no
+    more than the network's own belief in it; and it is held under the table's SURE
+    (:data:`DISAGREE_CAP`): the square is asked about, the best guess shown. Its letter and turn
+    are no surer than its kind, each as the network believes it; its set (named only where the
+    rules saw the same kind) and the square as a whole no surer than its least field.
+
+    A back of a set whose backs the table's profile knows (``backs_known``) is not given up for
+    the network's "empty": the network never saw that table, and a face-down tile on a premium
+    square can look to it like the square (tests/vision/test_backs.py: a grey back on a
+    double-word square, the network all but certain it is empty). It stays asked about."""
+    out = list(cells)
+    probs = {f: np.array(v, np.float64, copy=True) for f, v in fields.items()}
+    letters = load_square_model().letters
+    letter_p = beliefs.set_letters(letters, tileset)
+    for i, (c, m) in enumerate(zip(cells, net)):
+        if m.kind == c.kind or probs["kind"][i] >= KIND_SWITCH:
+            continue
+        if backs_known and c.kind == "back" and c.set is not None and m.kind == "empty":
+            continue
+        kind = min(1.0 - float(fields["kind"][i]), float(beliefs.kind[i, KINDS.index(m.kind)]), DISAGREE_CAP)
+        letter = rotation = kind
+        if m.kind == "tile":
+            letter = kind * float(letter_p[i, letters.index(m.letter)])
+            turned = m.letter != BLANK_FACE and m.rotation in ROTATIONS
+            rotation = letter * float(beliefs.turn[i, ROTATIONS.index(m.rotation)]) if turned else letter
+        probs["kind"][i], probs["letter"][i], probs["rotation"][i] = kind, letter, rotation
+        probs["set"][i] = rotation
+        probs["square"][i] = min(rotation, float(probs["token"][i]))
+        out[i] = replace(m, token=c.token, confidence=float(probs["square"][i]))
+    return out, probs
+
+
 def network_run(rectified: np.ndarray, rows: int, cols: int, cell_px: int, margin: float) -> tuple[np.ndarray, Beliefs]:
     """The squares cut and the network run once: every reader of one photo shares it."""
     squares = cut(rectified, rows, cols, cell_px, margin)
@@ -222,6 +271,9 @@ def read_squares_fields(
     if mode == "calibrated":
         ev = evidence(rules, beliefs, load_square_model().letters, tileset, backs_known, adapted)
         cells, fields = calibrate_cells(rules, ev)
+        if (fields["kind"] < KIND_SWITCH).any():
+            net = model_cells(beliefs, rows, cols, tileset, rules, squares)
+            cells, fields = switch_kinds(cells, fields, net, beliefs, tileset, backs_known)
         return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None

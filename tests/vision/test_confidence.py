@@ -146,3 +146,58 @@ def test_split_evidence_is_asked_about_and_a_back_against_a_blank_is_no_split():
     p = load_calibrator().field_probabilities(ev)
     assert p["square"][0] <= SPLIT_CAP and p["kind"][0] <= SPLIT_CAP
     assert p["square"][2] > 0.5
+
+
+def test_a_kind_less_likely_than_a_third_gives_way_to_the_networks_and_is_asked():
+    from companion.vision.model import DISAGREE_CAP, KIND_SWITCH, Beliefs, load_square_model, switch_kinds
+    from companion.core.tiles import get_tileset
+
+    letters = load_square_model().letters
+    n = 4
+    cells = [CellReading(0, 0, "empty", token=True, confidence=0.1),  # rules' kind surely wrong: a back
+             CellReading(0, 1, "empty", confidence=0.6),  # the rules' kind likely: kept
+             CellReading(0, 2, "tile", letter="?", rotation=0, confidence=0.1),  # a tile read a blank; the network: empty
+             CellReading(0, 3, "empty", confidence=0.2)]  # unsure, but the network agrees: kept
+    net = [CellReading(0, 0, "back", confidence=0.9), CellReading(0, 1, "tile", letter="A", rotation=0, confidence=0.9),
+           CellReading(0, 2, "empty", confidence=0.8), CellReading(0, 3, "empty", confidence=0.8)]
+    fields = {f: np.array([0.1, 0.6, 0.2, 0.2]) for f in FIELDS}
+    fields["token"] = np.array([0.95, 0.95, 0.95, 0.95])
+    kind = np.array([[0.02, 0.03, 0.95], [0.3, 0.6, 0.1], [0.8, 0.15, 0.05], [0.8, 0.1, 0.1]])
+    beliefs = Beliefs(kind, np.full((n, len(letters)), 1.0 / len(letters)), np.full((n, 4), 0.25),
+                      np.array([[0.99, 0.01]] * n), np.zeros((n, 0)))
+    out, probs = switch_kinds(cells, fields, net, beliefs, get_tileset("en"))
+    assert [c.kind for c in out] == ["back", "empty", "empty", "empty"]
+    assert out[0].token is True  # the token stays the rules'
+    assert out[1] == cells[1] and out[3] == cells[3]
+    # What the rules' kind leaves over, no more than the network's belief, under the table's SURE.
+    assert probs["kind"][0] == pytest.approx(DISAGREE_CAP) and probs["kind"][2] == pytest.approx(min(0.8, DISAGREE_CAP))
+    assert all(out[i].confidence < 0.5 and probs["square"][i] == out[i].confidence for i in (0, 2))
+    for f in FIELDS:
+        assert (probs["square"] <= probs[f] + 1e-12).all()
+    assert fields["kind"][0] == 0.1  # the caller's probabilities are not changed
+    assert KIND_SWITCH == pytest.approx(1 / 3)
+    # A back of a set whose backs the table's profile knows is not given up for "empty".
+    named = [CellReading(0, 0, "back", set="ivory", confidence=0.1)] + cells[1:]
+    net_empty = [CellReading(0, 0, "empty", confidence=0.9)] + net[1:]
+    kept, _ = switch_kinds(named, fields, net_empty, beliefs, get_tileset("en"), backs_known=True)
+    assert kept[0] == named[0]
+    moved, _ = switch_kinds(named, fields, net_empty, beliefs, get_tileset("en"), backs_known=False)
+    assert moved[0].kind == "empty"
+
+
+def test_face_down_tiles_the_rules_took_for_empty_squares_are_read_by_the_network():
+    # Development seed 52017 (the benchmark's are 50000-50199), no profile: the rules took
+    # face-down tiles of a colour no profile names for empty squares or blanks, their kind
+    # under a third; the default reader now shows the network's answer, and asks.
+    from bench.vision import stranger_tables, truth_for
+    from companion.vision.reader import read_board
+
+    seed, phone, spec, scene, _, _ = next(stranger_tables(1, 52017))
+    truth = truth_for(scene, None)
+    cal = read_board(scene.image, tileset=spec.tileset, grid=spec.grid, also=("rules",))
+    rules = cal.extra["also"]["rules"]
+    wrong_rules = compare(truth, rules.cells)["square"]
+    wrong_cal = compare(truth, cal.cells)["square"]
+    assert wrong_cal + 5 <= wrong_rules, (wrong_rules, wrong_cal)
+    changed = [(c, r) for c, r in zip(cal.cells, rules.cells) if (c.kind, c.letter) != (r.kind, r.letter)]
+    assert changed and all(c.confidence < 0.5 for c, _ in changed)
