@@ -96,7 +96,12 @@ def glare_kinds(
     # and a face there (its letter missed at half resolution) is no glare. Where it fits
     # best but not that well, glare tells nothing: the scores' reading stands.
     good = best[0] >= -0.5 * GOOD_FIT**2
-    out[rr, cc] = np.where(best[0] >= best[1], np.where(good, 0, kind[rr, cc]), held)
+    # Except where no back's colour is known: a face-down tile is then no kind the scores
+    # weigh, and a square that fits nothing, not even its empty look under glare, has
+    # something on it (a back of any colour: :func:`_held_under_glare`), not the empty
+    # square the scores' capped misfits and priors leave first.
+    stands = np.where(np.isinf(z[2]) & ~good, held, kind[rr, cc])
+    out[rr, cc] = np.where(best[0] >= best[1], np.where(good, 0, stands), held)
     return out
 
 
@@ -106,8 +111,15 @@ def _held_under_glare(held: np.ndarray, z_face: np.ndarray, z_back: np.ndarray) 
     glare over the other's does not. Glare only adds white: a face brighter than what is
     seen (an ivory face beside a grey square) cannot be under it, while a darker back,
     mixed towards white, may be exactly that grey. Where both fit (a pale blue face and a
-    slate back, both washed out) the scores decide, as before."""
+    slate back, both washed out) the scores decide, as before.
+
+    Where no back's colour is known (no backs profile), a held square whose colour no face's
+    colour explains, even under glare, is face down: a face-up blank is a face of a set whose
+    lettered faces show its colour (two blanks to a set), and a tile unlike every one of them
+    is a back of a set whose backs nobody named (docs/vision-backs.md). Its belief stays as low
+    as the outlier made it."""
     out = held.copy()
     out[(z_back <= GOOD_FIT) & (z_face > GOOD_FIT)] = 2
     out[(z_face <= GOOD_FIT) & (z_back > GOOD_FIT)] = 1
+    out[np.isinf(z_back) & (z_face > GOOD_FIT)] = 2
     return out

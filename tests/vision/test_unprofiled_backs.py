@@ -1,0 +1,88 @@
+"""Face-down tiles of a set no profile names (docs/vision-backs.md): a back is a tile, never an
+empty square. Without a backs profile a back in a colour unlike every lettered face (a blank
+wears its set's face colour) fits no kind the colours weigh; it was read empty (the scores'
+capped misfits left empty first) or a blank. And the network's kind, where it is sure of it,
+settles a plain square's kind (:mod:`companion.vision.plain_kinds`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.core.board import STANDARD
+from companion.core.tiles import get_tileset
+from companion.sim.render import render
+from companion.sim.scene import STRANGER_LOOKS, SceneSpec, Square, board_style
+from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.grid import locate_grid, rectify
+from companion.vision.model import Beliefs
+from companion.vision.plain_kinds import NET_SURE, plain_kinds
+from companion.vision.reader import read_board
+from companion.vision.reading import CellReading
+
+WORD = "QUARTZ"
+BACKS = [(3, 3), (3, 11), (10, 5), (11, 12), (12, 2)]  # two plain squares, three double words
+
+
+def _scene(look: str, style: str) -> SceneSpec:
+    content = {(7, 4 + i): Square.tile(ch, set=look) for i, ch in enumerate(WORD)}
+    content.update({rc: Square.back(set=look) for rc in BACKS})
+    return SceneSpec(content=content, style=board_style(style), looks={look: STRANGER_LOOKS[look]})
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_backs_unlike_every_face_are_backs_without_a_profile(seed: int) -> None:
+    # Yellow tiles with blue backs on a pale board: the backs' colour is no face's and no
+    # square's. Every one read empty before (at 0.01: asked about, never read as a tile).
+    scene = render(_scene("yellow", "band"), seed)
+    top = rectify(scene.image, locate_grid(scene.image, 15, 15), CELL_PX, MARGIN)
+    cells = read_board_cells(top, CELL_PX, MARGIN, STANDARD, get_tileset("en")).cells
+    at = {(c.row, c.col): c for c in cells}
+    assert [(rc, at[rc].kind, at[rc].set) for rc in BACKS] == [(rc, "back", None) for rc in BACKS]
+    assert "".join(at[7, 4 + i].letter or "." for i in range(len(WORD))) == WORD
+    held = {rc for rc, c in at.items() if c.kind != "empty"}
+    assert held == set(BACKS) | {(7, 4 + i) for i in range(len(WORD))}
+    # The default reader (the network and the calibrator after the rules) keeps them.
+    reading = read_board(scene.image, tileset="en", grid=15)
+    assert [reading.cell(*rc).kind for rc in BACKS] == ["back"] * len(BACKS)
+
+
+def test_a_back_glare_could_make_of_a_face_stays_in_doubt() -> None:
+    # Black tiles with grey backs: glare over a black face explains grey, so the colour
+    # cannot tell a back from a blank under a lamp. Whatever it reads, never empty, never a
+    # sure blank (a guard: so it read before the change too).
+    scene = render(_scene("black", "classic"), 1)
+    reading = read_board(scene.image, tileset="en", grid=15)
+    read = [reading.cell(*rc) for rc in BACKS]
+    assert all(c.kind != "empty" for c in read), read
+    assert all(c.confidence < 0.5 for c in read if c.kind != "back"), read
+
+
+def _beliefs(kind: list[list[float]]) -> Beliefs:
+    n = len(kind)
+    return Beliefs(kind=np.array(kind), letter=np.full((n, 1), 1.0), turn=np.full((n, 4), 0.25),
+                   token=np.tile([1.0, 0.0], (n, 1)), embedding=np.zeros((n, 1), np.float32))
+
+
+def test_the_network_sure_of_a_plain_kind_settles_it() -> None:
+    sure, unsure = NET_SURE + 0.05, NET_SURE - 0.05
+    rules = [
+        CellReading(0, 0, "tile", "?", 0, (200, 200, 200), None, False, 0.4),  # blank, net: empty, sure
+        CellReading(0, 1, "back", rgb=(90, 60, 40), set="red", confidence=0.3),  # back, net: empty, sure
+        CellReading(0, 2, "empty", token=True, confidence=0.2),  # empty, net: back, sure
+        CellReading(0, 3, "empty", confidence=0.2),  # empty, net: back, unsure
+        CellReading(0, 4, "tile", "?", 0, (200, 200, 200), None, False, 0.4),  # blank, net: back, sure
+        CellReading(0, 5, "tile", "E", 0, (200, 200, 200), None, False, 0.6),  # letter, net: empty, sure
+        CellReading(0, 6, "empty", confidence=0.2),  # empty, net: a face, sure
+    ]
+    rest = lambda p: (1.0 - p) / 2  # noqa: E731
+    beliefs = _beliefs([
+        [sure, rest(sure), rest(sure)], [sure, rest(sure), rest(sure)], [rest(sure), rest(sure), sure],
+        [rest(unsure), rest(unsure), unsure], [rest(sure), rest(sure), sure], [sure, rest(sure), rest(sure)],
+        [rest(sure), sure, rest(sure)],
+    ])
+    cells, changed = plain_kinds(rules, beliefs)
+    assert changed == [0, 1, 2]
+    assert [c.kind for c in cells] == ["empty", "empty", "back", "empty", "tile", "tile", "empty"]
+    assert cells[2].token and cells[2].set is None and cells[2].confidence == pytest.approx(sure)
+    assert cells[3:] == rules[3:]
