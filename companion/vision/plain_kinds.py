@@ -17,12 +17,17 @@ the network's kind stands, for these changes only:
 - an empty square the rules read is a face-down tile (a tile's body without a letter, which a
   face-up blank would show in a lettered set's colour; the rules' colours found none).
 
+And a back of no named set the rules read (a square whose colour nothing on the board
+explains: :func:`companion.vision.glare._held_under_glare`) is empty unless the network sees
+a held square there at least as likely as an empty one.
+
 Never a back for a blank or a blank for a back: the network tells them apart by colours it
 learned, not by this table's backs, and on real tournament photos it takes blanks for backs
 (docs/vision-backs.md). Never a letter for an empty square or the reverse: a letter is the
 rules' own evidence, and a board printed with words (another edition's premium labels) makes
 the network see faces there. The new answer's confidence is the network's belief, for the
-calibrator (:mod:`companion.vision.confidence`) to weigh as it weighs the rules'.
+calibrator (:mod:`companion.vision.confidence`) to weigh as it weighs the rules' (an empty
+square for a back of no set keeps the rules' belief in that back).
 """
 
 from __future__ import annotations
@@ -60,10 +65,17 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
     out = list(rules)
     changed: list[int] = []
     for i, c in enumerate(rules):
-        if not sure[i]:
-            continue
         p = float(kind[i, best[i]])
-        if best[i] == _EMPTY and _plain(c):
+        if c.kind == "back" and c.set is None and kind[i, _EMPTY] > 0.5:
+            # A back of no named set: the rules' only word for it is a colour nothing on the
+            # board explains (no face's, no square's look). Something unlike a tile explains
+            # it as well (another edition's printed label, the dark beyond a photo's edge):
+            # without the network seeing a tile's body there, it is the empty square, as
+            # little believed as the rules believed the back (the calibrator weighs the rest).
+            out[i] = CellReading(c.row, c.col, "empty", token=c.token, confidence=c.confidence)
+        elif not sure[i]:
+            continue
+        elif best[i] == _EMPTY and _plain(c):
             out[i] = CellReading(c.row, c.col, "empty", token=c.token, confidence=p)
         elif best[i] == _BACK and c.kind == "empty":
             rgb = _body_rgb(squares[i]) if squares is not None else None

@@ -74,15 +74,18 @@ def test_the_network_sure_of_a_plain_kind_settles_it() -> None:
         CellReading(0, 4, "tile", "?", 0, (200, 200, 200), None, False, 0.4),  # blank, net: back, sure
         CellReading(0, 5, "tile", "E", 0, (200, 200, 200), None, False, 0.6),  # letter, net: empty, sure
         CellReading(0, 6, "empty", confidence=0.2),  # empty, net: a face, sure
+        CellReading(0, 7, "back", rgb=(90, 60, 40), confidence=0.1),  # a back of no set, net: rather empty
+        CellReading(0, 8, "back", rgb=(90, 60, 40), set="red", confidence=0.3),  # a named back, net: rather empty
+        CellReading(0, 9, "back", rgb=(90, 60, 40), confidence=0.1),  # a back of no set, net: rather held
     ]
     rest = lambda p: (1.0 - p) / 2  # noqa: E731
     beliefs = _beliefs([
         [sure, rest(sure), rest(sure)], [sure, rest(sure), rest(sure)], [rest(sure), rest(sure), sure],
         [rest(unsure), rest(unsure), unsure], [rest(sure), rest(sure), sure], [sure, rest(sure), rest(sure)],
-        [rest(sure), sure, rest(sure)],
+        [rest(sure), sure, rest(sure)], [0.6, 0.1, 0.3], [0.6, 0.1, 0.3], [0.4, 0.1, 0.5],
     ])
     cells, changed = plain_kinds(rules, beliefs)
-    assert changed == [0, 1, 2]
-    assert [c.kind for c in cells] == ["empty", "empty", "back", "empty", "tile", "tile", "empty"]
+    assert changed == [0, 1, 2, 7]
+    assert [c.kind for c in cells] == ["empty", "empty", "back", "empty", "tile", "tile", "empty", "empty", "back", "back"]
     assert cells[2].token and cells[2].set is None and cells[2].confidence == pytest.approx(sure)
-    assert cells[3:] == rules[3:]
+    assert cells[3:7] == rules[3:7] and cells[8:] == rules[8:]
