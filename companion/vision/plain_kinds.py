@@ -52,9 +52,11 @@ def _plain(c: CellReading) -> bool:
 
 
 def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray | None = None
-                ) -> tuple[list[CellReading], list[int]]:
+                ) -> tuple[list[CellReading], list[int], list[int]]:
     """The rules' readings with each plain square's kind the network's where it is sure (see the
-    module's doc); and the indices changed. ``beliefs``: the network's
+    module's doc); the indices changed; and of those, the ones the two readers see apart
+    without either being sure (a back of no set the network takes for rather empty), which the
+    caller holds below the table's SURE. ``beliefs``: the network's
     (:class:`companion.vision.model.Beliefs`, row-major as ``rules``); ``squares``: the cut
     squares (a new back's colour is its middle's), or None."""
     from companion.vision.model import _body_rgb
@@ -64,6 +66,7 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
     sure = kind.max(axis=1) >= NET_SURE
     out = list(rules)
     changed: list[int] = []
+    split: list[int] = []
     for i, c in enumerate(rules):
         p = float(kind[i, best[i]])
         if c.kind == "back" and c.set is None and kind[i, _EMPTY] > 0.5:
@@ -71,8 +74,9 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
             # board explains (no face's, no square's look). Something unlike a tile explains
             # it as well (another edition's printed label, the dark beyond a photo's edge):
             # without the network seeing a tile's body there, it is the empty square, as
-            # little believed as the rules believed the back (the calibrator weighs the rest).
+            # little believed as the rules believed the back, and asked about (split evidence).
             out[i] = CellReading(c.row, c.col, "empty", token=c.token, confidence=c.confidence)
+            split.append(i)
         elif not sure[i]:
             continue
         elif best[i] == _EMPTY and _plain(c):
@@ -83,5 +87,5 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
         else:
             continue
         changed.append(i)
-    return out, changed
+    return out, changed, split
 

@@ -84,8 +84,8 @@ def test_the_network_sure_of_a_plain_kind_settles_it() -> None:
         [rest(unsure), rest(unsure), unsure], [rest(sure), rest(sure), sure], [sure, rest(sure), rest(sure)],
         [rest(sure), sure, rest(sure)], [0.6, 0.1, 0.3], [0.6, 0.1, 0.3], [0.4, 0.1, 0.5],
     ])
-    cells, changed = plain_kinds(rules, beliefs)
-    assert changed == [0, 1, 2, 7]
+    cells, changed, split = plain_kinds(rules, beliefs)
+    assert changed == [0, 1, 2, 7] and split == [7]
     assert [c.kind for c in cells] == ["empty", "empty", "back", "empty", "tile", "tile", "empty", "empty", "back", "back"]
     assert cells[2].token and cells[2].set is None and cells[2].confidence == pytest.approx(sure)
     assert cells[3:7] == rules[3:7] and cells[8:] == rules[8:]
