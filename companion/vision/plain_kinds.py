@@ -11,7 +11,8 @@ rim, its shadow on the board, its edges against the grid lines, whatever its col
 was trained on backs of every colour.
 
 So where the network is at least :data:`NET_SURE` sure of another plain kind than the rules',
-the network's kind stands, for these changes only:
+and the rules are unsure of theirs (under :data:`RULES_UNSURE`), the network's kind stands,
+for these changes only:
 
 - a blank or a back the rules read is empty (no tile body there);
 - an empty square the rules read is a face-down tile (a tile's body without a letter, which a
@@ -42,6 +43,10 @@ from companion.vision.reading import BLANK_FACE, KINDS, CellReading
 # (On the development scenes the network was right on every such square it overruled; below
 # it, right or wrong about equally where the rules read a blank and the network a back.)
 NET_SURE = 0.9
+# ... and only where the rules themselves would ask (their belief under the table's SURE): a back
+# the profile's colour names surely stays, even where the network sees none (a pale back on a
+# premium square of its colour).
+RULES_UNSURE = 0.5
 
 _EMPTY, _TILE, _BACK = (KINDS.index(k) for k in ("empty", "tile", "back"))
 
@@ -77,7 +82,7 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
             # little believed as the rules believed the back, and asked about (split evidence).
             out[i] = CellReading(c.row, c.col, "empty", token=c.token, confidence=c.confidence)
             split.append(i)
-        elif not sure[i]:
+        elif not sure[i] or c.confidence >= RULES_UNSURE:
             continue
         elif best[i] == _EMPTY and _plain(c):
             out[i] = CellReading(c.row, c.col, "empty", token=c.token, confidence=p)

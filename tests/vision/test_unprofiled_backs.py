@@ -14,6 +14,8 @@ from companion.core.tiles import get_tileset
 from companion.sim.render import render
 from companion.sim.scene import STRANGER_LOOKS, SceneSpec, Square, board_style
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.colour import colour_distance, to_lab
+from companion.vision.glare import glare_kinds
 from companion.vision.grid import locate_grid, rectify
 from companion.vision.model import Beliefs
 from companion.vision.plain_kinds import NET_SURE, plain_kinds
@@ -56,6 +58,20 @@ def test_a_back_glare_could_make_of_a_face_stays_in_doubt() -> None:
     read = [reading.cell(*rc) for rc in BACKS]
     assert all(c.kind != "empty" for c in read), read
     assert all(c.confidence < 0.5 for c in read if c.kind != "back"), read
+
+
+def test_a_square_nothing_explains_is_a_back_only_where_backs_are_unnamed() -> None:
+    # A cream square on a paper-white board beside blue faces: glare over the board explains it
+    # only roughly, and glare over no face's colour. With a back of any colour possible (no
+    # backs profile) it is face down; where the backs are known the scores' reading stands.
+    white = np.full(3, 255.0)
+    paper, cream, blue = np.array([238.0, 240.0, 240.0]), np.array([200.0, 215.0, 228.0]), np.array([205.0, 142.0, 92.0])
+    dist = lambda a, b: colour_distance(to_lab(a), to_lab(b))  # noqa: E731
+    for scores in ([[[-20.0, -12.0, -60.0, -6.0]]], [[[-12.0, -20.0, -60.0, -6.0]]]):  # a face or empty first
+        args = (np.array(scores, np.float32), cream[None, None], [(0, paper, 4.0, 0.0), (1, blue, 4.0, -2.0)],
+                white[None, None], dist, np.zeros((1, 1), bool))
+        assert glare_kinds(*args, unnamed_backs=True)[0, 0] == 2
+        assert glare_kinds(*args)[0, 0] == int(np.argmax(scores[0][0][:3]))
 
 
 def _beliefs(kind: list[list[float]]) -> Beliefs:
