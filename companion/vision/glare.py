@@ -98,12 +98,7 @@ def glare_kinds(
     # and a face there (its letter missed at half resolution) is no glare. Where it fits
     # best but not that well, glare tells nothing: the scores' reading stands.
     good = best[0] >= -0.5 * GOOD_FIT**2
-    # Except where no back's colour is known: a face-down tile is then no kind the scores
-    # weigh, and a square that fits nothing, not even its empty look under glare, has
-    # something on it (a back of any colour: :func:`_held_under_glare`), not the empty
-    # square the scores' capped misfits and priors leave first.
-    stands = np.where(~good, held, kind[rr, cc]) if unnamed_backs else kind[rr, cc]
-    out[rr, cc] = np.where(best[0] >= best[1], np.where(good, 0, stands), held)
+    out[rr, cc] = np.where(best[0] >= best[1], np.where(good, 0, kind[rr, cc]), held)
     return out
 
 

@@ -225,14 +225,9 @@ def read_squares_fields(
     if mode == "calibrated":
         # A plain square's kind where the network is sure of it (docs/vision-backs.md): a back
         # without a profile, an empty square a profile's backs' colour took for one.
-        rules, _, split = plain_kinds(rules, beliefs, squares)
+        rules, _ = plain_kinds(rules, beliefs, squares)
         ev = evidence(rules, beliefs, load_square_model().letters, tileset, backs_known, adapted)
         cells, fields = calibrate_cells(rules, ev)
-        if split:  # the two readers apart, neither sure: asked, never guessed
-            held = np.isin(np.arange(len(cells)), split)
-            cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if held[i] else c
-                     for i, c in enumerate(cells)]
-            fields = {f: np.where(held, np.minimum(p, DISAGREE_CAP), p) for f, p in fields.items()}
         return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None
