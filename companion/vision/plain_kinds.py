@@ -2,11 +2,9 @@
 
 The hand-written reader (:mod:`companion.vision.cells`) tells a plain square's kind by colour:
 its fit to the square's empty look, to the faces' colours found by their letters, and to a
-back's colour, which only a profile knows. That colour evidence fails on a stranger's table in
-two ways. Without a profile a face-down tile is no kind the colours weigh: a back in a colour
-near the board's reads empty, in any other colour a blank. With a profile whose backs' colour
-lies near the board's print (a cream back on a cream board), empty squares of that print read
-as backs. The network (:mod:`companion.vision.model`) sees the square's body instead: a tile's
+back's colour, which only a profile knows. Without a profile a face-down tile is no kind the
+colours weigh: a back in a colour near the board's reads empty, and glare or a shade leaves
+an empty square's colour near a face's, a blank. The network (:mod:`companion.vision.model`) sees the square's body instead: a tile's
 rim, its shadow on the board, its edges against the grid lines, whatever its colour, and it
 was trained on backs of every colour.
 
