@@ -53,6 +53,7 @@ def glare_kinds(
     white: np.ndarray,
     distance,
     lettered: np.ndarray,
+    unnamed_backs: bool = False,
 ) -> np.ndarray:
     """The kind (0 empty, 1 face up, 2 back) of each square as :func:`kind_scores` ranks
     them, except where the outlier beats every kind on a square without a letter: there
@@ -66,7 +67,8 @@ def glare_kinds(
     ``white``: (R, C, 3) white under the board's light. ``distance``: Lab distance of two
     colour arrays (BGR). ``lettered``: (R, C) squares showing a letter-like glyph, whatever
     its body's colour (a face the light made unlike its set's is still a face, never a
-    back)."""
+    back). ``unnamed_backs``: no back's colour is known (no backs profile), and face-down tiles
+    of any colour may lie on the board (:func:`_held_under_glare`)."""
     kind = scores[..., :3].argmax(-1)
     outlier = (scores[..., 3] > scores[..., :3].max(-1)) & ~lettered
     if not outlier.any():
@@ -89,7 +91,7 @@ def glare_kinds(
     # back) the scores say as before: a white mix makes a pale blue face and a slate back
     # alike, and a face's letter is read afterwards in its ink.
     held = 1 + scores[rr, cc, 1:3].argmax(-1)
-    held = _held_under_glare(held, z[1], z[2])
+    held = _held_under_glare(held, z[1], z[2], unnamed_backs)
     out = kind.copy()
     # Empty only where glare over the empty look fits as an empty square fits (within two
     # spreads): over a board printed near white, glare explains any pale colour a little,
@@ -100,14 +102,23 @@ def glare_kinds(
     return out
 
 
-def _held_under_glare(held: np.ndarray, z_face: np.ndarray, z_back: np.ndarray) -> np.ndarray:
+def _held_under_glare(held: np.ndarray, z_face: np.ndarray, z_back: np.ndarray, unnamed_backs: bool = False
+                      ) -> np.ndarray:
     """Face up or face down for squares glare explains as held: the scores' choice, unless
     glare over one kind's colour explains what is seen (within ``GOOD_FIT`` spreads) and
     glare over the other's does not. Glare only adds white: a face brighter than what is
     seen (an ivory face beside a grey square) cannot be under it, while a darker back,
     mixed towards white, may be exactly that grey. Where both fit (a pale blue face and a
-    slate back, both washed out) the scores decide, as before."""
+    slate back, both washed out) the scores decide, as before.
+
+    Where no back's colour is known (``unnamed_backs``: no backs profile), a held square whose
+    colour no face's colour explains, even under glare, is face down: a face-up blank is a face
+    of a set whose lettered faces show its colour (two blanks to a set), and a tile unlike
+    every one of them is a back of a set whose backs nobody named (docs/vision-backs.md). Its
+    belief stays as low as the outlier made it."""
     out = held.copy()
     out[(z_back <= GOOD_FIT) & (z_face > GOOD_FIT)] = 2
     out[(z_face <= GOOD_FIT) & (z_back > GOOD_FIT)] = 1
+    if unnamed_backs:
+        out[z_face > GOOD_FIT] = 2
     return out

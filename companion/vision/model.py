@@ -20,9 +20,11 @@ How its answers meet the hand-written reader's (:mod:`companion.vision.cells`) i
   rules had right.) The token is always the rules': the model's token head sees tokens on
   real photos' empty squares (470 of 18,000 squares).
 - ``calibrated``: the rules' answer, its confidence the probability that it is right given the
-  rules' confidence and the network's beliefs (:mod:`companion.vision.confidence`); but where
-  that probability says the rules' *kind* is less likely than a third (:data:`KIND_SWITCH`),
-  the network's kind, letter and turn (:func:`switch_kinds`), asked about at the table.
+  rules' confidence and the network's beliefs (:mod:`companion.vision.confidence`); except a
+  plain square's kind (empty, or a tile without a letter), which is the network's where it is
+  sure of it (:mod:`companion.vision.plain_kinds`), and where the calibrated probability says
+  the rules' *kind* is less likely than a third (:data:`KIND_SWITCH`), the network's kind,
+  letter and turn (:func:`switch_kinds`), asked about at the table.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import numpy as np
 from companion.core.errors import CompanionError
 from companion.core.tiles import TileSet
 from companion.vision.confidence import Witnesses, calibrate_cells, evidence
+from companion.vision.plain_kinds import plain_kinds
 from companion.vision.reading import BLANK_FACE, BLANK_TURN, KINDS, ROTATIONS, CellReading
 from companion.vision.squares import SIZE, cut
 
@@ -269,6 +272,9 @@ def read_squares_fields(
         return list(rules), None
     squares, beliefs = run if run is not None else network_run(rectified, rows, cols, cell_px, margin)
     if mode == "calibrated":
+        # A plain square's kind where the network is sure of it (docs/vision-backs.md): a back
+        # without a profile, an empty square a profile's backs' colour took for one.
+        rules, _ = plain_kinds(rules, beliefs, squares)
         ev = evidence(rules, beliefs, load_square_model().letters, tileset, backs_known, adapted)
         cells, fields = calibrate_cells(rules, ev)
         if (fields["kind"] < KIND_SWITCH).any():

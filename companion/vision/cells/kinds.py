@@ -144,8 +144,9 @@ def _glare_kinds(ev: Evidence, scores: np.ndarray) -> np.ndarray:
         candidates.append((0, np.where(ev.empty_known[..., None], ev.empty_look, np.nan), s_e, 0.0))
     candidates += [(1, t, s_t, -2.0) for t in ev.tile_colours]
     candidates += [(2, b, s_t, -1.0) for b in ev.back_colours]
+    unnamed_backs = not any(np.isfinite(b).all() for b in ev.back_colours)
     return glare_kinds(scores, ev.stats.median / ev.light, candidates, white,
-                       lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_at >= 0)
+                       lambda a, b: colour_distance(to_lab(a), to_lab(b)), ev.glyph_at >= 0, unnamed_backs)
 
 
 _GLARE_FIT = 1.0  # spreads within which glare over the empty look must explain the colour
