@@ -203,7 +203,7 @@ def combine(
 
 def switch_kinds(
     cells: Sequence[CellReading], fields: dict[str, np.ndarray], net: Sequence[CellReading], beliefs: Beliefs,
-    tileset: TileSet, backs_known: bool = False,
+    tileset: TileSet,
 ) -> tuple[list[CellReading], dict[str, np.ndarray]]:
     """The calibrated reading with the network's kind, letter and turn where the rules' kind is
     less likely than a third (:data:`KIND_SWITCH`) and the network reads another kind; the
@@ -215,18 +215,17 @@ def switch_kinds(
     are no surer than its kind, each as the network believes it; its set (named only where the
     rules saw the same kind) and the square as a whole no surer than its least field.
 
-    A back of a set whose backs the table's profile knows (``backs_known``) is not given up for
-    the network's "empty": the network never saw that table, and a face-down tile on a premium
-    square can look to it like the square (tests/vision/test_backs.py: a grey back on a
-    double-word square, the network all but certain it is empty). It stays asked about."""
+    The network can be sure and wrong: a grey back on a double-word square of the dungeon's
+    renders is "empty" to it at 0.9998, and the prototypes and the rules without the profile
+    agree, against the profile's backs (tests/vision/test_backs.py). The square is then asked
+    about with "empty" shown; on a stranger's table such a back is far more often an empty
+    square whose print has the backs' colour (docs/vision-model.md)."""
     out = list(cells)
     probs = {f: np.array(v, np.float64, copy=True) for f, v in fields.items()}
     letters = load_square_model().letters
     letter_p = beliefs.set_letters(letters, tileset)
     for i, (c, m) in enumerate(zip(cells, net)):
         if m.kind == c.kind or probs["kind"][i] >= KIND_SWITCH:
-            continue
-        if backs_known and c.kind == "back" and c.set is not None and m.kind == "empty":
             continue
         kind = min(1.0 - float(fields["kind"][i]), float(beliefs.kind[i, KINDS.index(m.kind)]), DISAGREE_CAP)
         letter = rotation = kind
@@ -279,7 +278,7 @@ def read_squares_fields(
         cells, fields = calibrate_cells(rules, ev)
         if (fields["kind"] < KIND_SWITCH).any():
             net = model_cells(beliefs, rows, cols, tileset, rules, squares)
-            cells, fields = switch_kinds(cells, fields, net, beliefs, tileset, backs_known)
+            cells, fields = switch_kinds(cells, fields, net, beliefs, tileset)
         return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None

@@ -31,7 +31,7 @@ def test_the_square_readers_read_the_same_photo_side_by_side() -> None:
     from bench.vision import READERS, stranger_raw, stranger_summary
 
     # One scene split as the benchmark splits a run over processes, put together again.
-    out = stranger_summary([stranger_raw(1, 50001)])
+    out = stranger_summary([stranger_raw(1, 52001)])  # a development seed
     assert out["scenes"] == 1
     for part in ("no_profile", "table_profile"):
         for m in READERS:
@@ -40,10 +40,12 @@ def test_the_square_readers_read_the_same_photo_side_by_side() -> None:
     # The default keeps the rules' answers: its errors are theirs; only its confidences differ.
     assert out["no_profile"]["both"]["field_errors"] == out["no_profile"]["rules"]["field_errors"]
     assert out["no_profile"]["both"]["wrong_with_confidence_0.5_or_more"] <= out["no_profile"]["rules"]["wrong_with_confidence_0.5_or_more"]
-    # The calibrated reader (the default) keeps the rules' answers too, and judges each field on
-    # its own probability: every field has a reliability table.
+    # The calibrated reader (the default) keeps the rules' answers but where the network settles
+    # a plain square surely or the rules' kind is less likely than a third (model.switch_kinds,
+    # plain_kinds), and judges each field on its own probability: every field has a
+    # reliability table.
     cal = out["no_profile"]["calibrated"]
-    assert cal["field_errors"] == out["no_profile"]["rules"]["field_errors"]
+    assert cal["square_error_pct"] <= out["no_profile"]["rules"]["square_error_pct"]
     assert {"square", "kind", "letter", "rotation", "token"} <= set(cal["ece_pct"])
     assert cal["tiles_asked_below_0.5"] <= cal["squares_below_0.5"]
     assert out["cpu_ms_per_1504_photo_median"]["model_share"] > 0

@@ -176,13 +176,6 @@ def test_a_kind_less_likely_than_a_third_gives_way_to_the_networks_and_is_asked(
         assert (probs["square"] <= probs[f] + 1e-12).all()
     assert fields["kind"][0] == 0.1  # the caller's probabilities are not changed
     assert KIND_SWITCH == pytest.approx(1 / 3)
-    # A back of a set whose backs the table's profile knows is not given up for "empty".
-    named = [CellReading(0, 0, "back", set="ivory", confidence=0.1)] + cells[1:]
-    net_empty = [CellReading(0, 0, "empty", confidence=0.9)] + net[1:]
-    kept, _ = switch_kinds(named, fields, net_empty, beliefs, get_tileset("en"), backs_known=True)
-    assert kept[0] == named[0]
-    moved, _ = switch_kinds(named, fields, net_empty, beliefs, get_tileset("en"), backs_known=False)
-    assert moved[0].kind == "empty"
 
 
 def test_squares_whose_kind_is_unlikely_show_the_networks_answer_and_are_asked(monkeypatch):
