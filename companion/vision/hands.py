@@ -52,6 +52,7 @@ BAND = 0.3  # half-width, in squares, of the band searched for a line: grid erro
 WINDOW = 0.19  # half-width, in squares, of the window at the line's place where evidence counts
 INSET = 0.2  # each end of a border segment left out: the crossing lines are not this line's
 LOG_OFFSET = 8.0  # log(I + offset): contrast as a ratio, without blowing up sensor noise in black
+GLARE_OFFSET = 32.0  # log(255 + offset - I): the same under glare, without blowing up noise in white
 
 # A border's line evidence (range of its detrended log profile) below MISS_LOW is gone, above
 # MISS_HIGH present. On the real scrabscrap photos 99 % of borders measure above 0.14 (median
@@ -65,6 +66,10 @@ EDGE = 0.25  # ... and one with this share, touching a covered square, is covere
 RING = 0.5  # the occlusion given to squares around a covered blob (fingers, outline)
 MIN_BLOB = 3  # covered squares a blob needs to be a hand ...
 MIN_EDGE_BLOB = 2  # ... or this many when it reaches the grid's edge, as an arm does
+# A blob that keeps less than this share of its lost borders once glare is taken out is glare.
+# On the renderer's hands (skin from very light to very dark) the share is 0.6 or more, under
+# its lamps' hot spots 0.15 or less.
+GLARE_SHARE = 0.3
 
 COVERED_SHARE = 0.1  # a square this much covered by the hand's pixels counts as under it
 MOTION = 0.04  # mean log change of a square between two frames that counts as motion (4 %)
@@ -135,6 +140,14 @@ def line_evidence(
 def log_view(view: np.ndarray) -> np.ndarray:
     """The view in log intensity (H x W x channels): light scales, lines keep their ratio."""
     img = np.log(view.astype(np.float32) + LOG_OFFSET)
+    return img[..., None] if img.ndim == 2 else img
+
+
+def glare_view(view: np.ndarray) -> np.ndarray:
+    """The view in log distance from white (H x W x channels). A lamp's glare mixes white into
+    what lies below (a screen blend: 255 - I scaled by one factor in every channel), so here a
+    line under glare keeps its ratio as a line in shadow does in :func:`log_view`."""
+    img = np.log(255.0 + GLARE_OFFSET - view.astype(np.float32))
     return img[..., None] if img.ndim == 2 else img
 
 
@@ -236,11 +249,11 @@ def lost_borders(
     return (mv[:, :-1] + mv[:, 1:] + mh[:-1, :] + mh[1:, :]) / 4.0
 
 
-def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Covered squares from the share of lost borders: blobs of covered squares that are large
-    enough (or reach the grid's edge) count, the squares at their rim and one square around
-    them are marked as possibly covered."""
-    rows, cols = lost.shape
+def covering_blobs(lost: np.ndarray) -> list[np.ndarray]:
+    """Blobs of covered squares (rows x cols bool masks) from the share of lost borders: squares
+    that lost most of their borders, joined to the squares around them that lost some, in
+    blobs large enough (or reaching the grid's edge, as an arm does) to be something over the
+    board."""
     core = (lost >= CORE).astype(np.uint8)
     # The rim: squares that lost some of their borders, joined to the core through others that
     # did (a hand's outline, a finger, a striped sleeve whose stripes happen to run along the grid).
@@ -249,19 +262,46 @@ def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
     joined = np.unique(labels[core > 0])
     covered = (np.isin(labels, joined[joined > 0]) | (core > 0)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(covered, connectivity=8)
-    keep = np.zeros_like(covered)
+    blobs = []
     for i in range(1, n):
         blob = labels == i
         size = int(stats[i, cv2.CC_STAT_AREA])
         at_edge = blob[0].any() or blob[-1].any() or blob[:, 0].any() or blob[:, -1].any()
         if int(core[blob].sum()) >= 1 and size >= (MIN_EDGE_BLOB if at_edge else MIN_BLOB):
-            keep |= blob.astype(np.uint8)
-    occlusion = np.zeros((rows, cols), np.float32)
-    if keep.any():
-        ring = cv2.dilate(keep, np.ones((3, 3), np.uint8)) > 0
-        occlusion[ring] = RING
-        occlusion[keep > 0] = np.maximum(0.75, lost[keep > 0])
-    return occlusion, bool(keep.any())
+            blobs.append(blob)
+    return blobs
+
+
+def occlusion_from_blobs(lost: np.ndarray, blobs: list[np.ndarray]) -> tuple[np.ndarray, bool]:
+    """The blobs' squares as covered (at least 0.75), the squares one around them as possibly
+    covered (:data:`RING`)."""
+    occlusion = np.zeros(lost.shape, np.float32)
+    if not blobs:
+        return occlusion, False
+    keep = np.logical_or.reduce(blobs).astype(np.uint8)
+    ring = cv2.dilate(keep, np.ones((3, 3), np.uint8)) > 0
+    occlusion[ring] = RING
+    occlusion[keep > 0] = np.maximum(0.75, lost[keep > 0])
+    return occlusion, True
+
+
+def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Covered squares from the share of lost borders (:func:`covering_blobs`), the squares at
+    their rim and one square around them marked as possibly covered."""
+    return occlusion_from_blobs(lost, covering_blobs(lost))
+
+
+def glare_lost(view: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Per square, the share of its borders whose line is gone in :func:`glare_view`, where a
+    lamp's glare leaves every line as it was."""
+    return lost_borders(*_line_evidence(glare_view(view), rows, cols))
+
+
+def under_glare(blob: np.ndarray, lost: np.ndarray, lost_in_glare: np.ndarray) -> bool:
+    """A blob whose lines are gone in light but there once glare is taken out (in
+    :func:`glare_view` it keeps less than :data:`GLARE_SHARE` of the loss) is a lamp's hot
+    spot, not a hand: under a hand the lines are gone in both."""
+    return float(lost_in_glare[blob].mean()) < GLARE_SHARE * float(lost[blob].mean())
 
 
 HIST_BINS = 10  # per colour channel, for the hand's own colour model
@@ -340,7 +380,14 @@ def _analyse(
 ) -> tuple[np.ndarray, bool, dict]:
     vertical, horizontal = _line_evidence(lg, rows, cols)
     lost = lost_borders(vertical, horizontal, reference)
-    occlusion, present = occlusion_from_lost(lost)
+    blobs = covering_blobs(lost)
+    if blobs:
+        # Each blob judged on this frame alone, in light and with glare taken out: a hot spot
+        # that was there on the quiet board is in the reference too and would hide nothing.
+        alone = lost if reference is None else lost_borders(vertical, horizontal)
+        in_glare = glare_lost(view, rows, cols)
+        blobs = [b for b in blobs if not under_glare(b, alone, in_glare)]
+    occlusion, present = occlusion_from_blobs(lost, blobs)
     if present:
         share = _grid_share(hand_pixels(view, occlusion, lost), rows, cols)
         # A square a tenth covered by the hand's pixels counts as under it.
