@@ -70,6 +70,9 @@ MIN_EDGE_BLOB = 2  # ... or this many when it reaches the grid's edge, as an arm
 # On the renderer's hands (skin from very light to very dark) the share is 0.6 or more, under
 # its lamps' hot spots 0.15 or less.
 GLARE_SHARE = 0.3
+CROSS_LINE = 0.3  # an outer segment keeping less than this share of its side's strength is cut ...
+CROSS_BAND = 0.15  # ... where the frame beyond it differs by this much (log) from the rest of the side
+TOUCH_LINE = 0.9  # beside a cut, one below this share where the frame differs twice as much is touched
 
 COVERED_SHARE = 0.1  # a square this much covered by the hand's pixels counts as under it
 MOTION = 0.04  # mean log change of a square between two frames that counts as motion (4 %)
@@ -249,6 +252,84 @@ def lost_borders(
     return (mv[:, :-1] + mv[:, 1:] + mh[:-1, :] + mh[1:, :]) / 4.0
 
 
+def _side_strength(vertical: np.ndarray, horizontal: np.ndarray) -> list[np.ndarray]:
+    """Each segment of the grid's outer line against its kind, then against its side's median
+    (a phone's far side is fainter than its near one): sides top, right, bottom, left, each
+    counted clockwise."""
+    tv, th = typical_by_kind(vertical, horizontal)
+    out = []
+    for ev, typ in ((horizontal[0], th[0]), (vertical[:, -1], tv[:, -1]), (horizontal[-1][::-1], th[-1][::-1]),
+                    (vertical[:, 0][::-1], tv[:, 0][::-1])):
+        strength = ev / np.maximum(typ, 1e-6)
+        out.append(strength / max(float(np.median(strength)), 1e-6))
+    return out
+
+
+def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_lines: tuple[np.ndarray, np.ndarray],
+                   cell_px: int = CELL_PX, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
+    """Edge squares (rows x cols bool) where something crosses the board's edge beside them:
+    ``(cut, touched)``.
+
+    A hand reaches in from outside the board: its fingertips at the edge cover too little of
+    any square for the lattice to miss many lines, but they cut the grid's outer line (the
+    strongest of the board: its squares against the frame) and the frame beyond it. A segment
+    of the outer line is cut when it keeps less than :data:`CROSS_LINE` of its side's typical
+    strength (:func:`_side_strength`), both in light (``lines``, from the log view ``lg``) and
+    with glare taken out (``glare_lines``, from :func:`glare_view`: a hot spot on the frame
+    washes the line out in light only), and the frame just outside it (the ring from
+    :data:`RING_IN` to :data:`RING_OUT`) differs there by more than :data:`CROSS_BAND` from the
+    frame along the rest of that side, where the line is whole. A tile the frame's colour cuts
+    the line but not the frame. ``touched``: segments fainter than :data:`TOUCH_LINE` of their
+    side in light where the frame differs by twice as much (a finger narrower than a square
+    leaves much of the line), and a segment between two crossed ones (the gap between two
+    fingers): they join a blob, never start one, and the blob is judged for glare as a whole (:func:`under_glare`)."""
+    vertical, horizontal = lines
+    rows, cols = vertical.shape[0], horizontal.shape[1]
+    m = round(margin * cell_px)
+    a0, a1 = max(0, m - round(RING_OUT * cell_px)), m - round(RING_IN * cell_px)
+    inset = round(INSET * cell_px)
+    cut = np.zeros((rows, cols), bool)
+    touched = np.zeros((rows, cols), bool)
+    for side, (strength, in_glare) in enumerate(zip(_side_strength(*lines), _side_strength(*glare_lines))):
+        n = len(strength)
+        kept = np.maximum(strength, in_glare)  # what is left of the line in the space that kept more
+        # Side ``side`` of the view turned to the top: its segments then run left to right, in
+        # the order _side_strength counts them.
+        turned = np.rot90(lg, side)
+        band = turned[a0:a1, m : m + n * cell_px].reshape(a1 - a0, n, cell_px, -1)[:, :, inset : cell_px - inset]
+        colour = band.mean((0, 2))  # (n, channels)
+        whole = np.minimum(strength, in_glare) >= 2 * CROSS_LINE
+        if whole.sum() < n // 2:
+            continue  # too little of the side is whole to say what its frame looks like
+        k = np.arange(n, dtype=np.float64)
+        fit = np.polynomial.polynomial.polyfit(k[whole], colour[whole], 1)  # a light's slope along the side
+        change = np.abs(colour - (fit[0][None, :] + k[:, None] * fit[1][None, :])).max(-1)
+        cuts = (change > CROSS_BAND) & (kept < CROSS_LINE)
+        touches = (change > 2 * CROSS_BAND) & (strength < TOUCH_LINE)
+        # One whole segment between two crossed ones is the gap between two fingers.
+        crossed = cuts | touches
+        touches[1:-1] |= crossed[:-2] & crossed[2:]
+        for j in np.flatnonzero(cuts):
+            cut[_edge_square(side, j, rows, cols)] = True
+        for j in np.flatnonzero(touches):
+            touched[_edge_square(side, j, rows, cols)] = True
+    return cut, touched
+
+
+def _edge_square(side: int, j: int, rows: int, cols: int) -> tuple[int, int]:
+    """The square beside segment ``j`` of side ``side`` of the grid's outer line, as
+    :func:`_side_strength` counts them."""
+    return ((0, j), (j, cols - 1), (rows - 1, cols - 1 - j), (rows - 1 - j, 0))[side]
+
+
+def with_crossings(lost: np.ndarray, crossings: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """``lost`` raised to :data:`CORE` where something cuts the board's edge and to
+    :data:`EDGE` where it touches it (:func:`edge_crossings`)."""
+    cut, touched = crossings
+    lost = np.where(touched, np.maximum(lost, EDGE), lost)
+    return np.where(cut, np.maximum(lost, CORE), lost).astype(np.float32)
+
+
 def covering_blobs(lost: np.ndarray) -> list[np.ndarray]:
     """Blobs of covered squares (rows x cols bool masks) from the share of lost borders: squares
     that lost most of their borders, joined to the squares around them that lost some, in
@@ -289,12 +370,6 @@ def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
     """Covered squares from the share of lost borders (:func:`covering_blobs`), the squares at
     their rim and one square around them marked as possibly covered."""
     return occlusion_from_blobs(lost, covering_blobs(lost))
-
-
-def glare_lost(view: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Per square, the share of its borders whose line is gone in :func:`glare_view`, where a
-    lamp's glare leaves every line as it was."""
-    return lost_borders(*_line_evidence(glare_view(view), rows, cols))
 
 
 def under_glare(blob: np.ndarray, lost: np.ndarray, lost_in_glare: np.ndarray) -> bool:
@@ -379,13 +454,15 @@ def _analyse(
     view: np.ndarray, lg: np.ndarray, rows: int, cols: int, reference: tuple[np.ndarray, np.ndarray] | None = None
 ) -> tuple[np.ndarray, bool, dict]:
     vertical, horizontal = _line_evidence(lg, rows, cols)
-    lost = lost_borders(vertical, horizontal, reference)
+    glare_lines = _line_evidence(glare_view(view), rows, cols)
+    crossings = edge_crossings(lg, (vertical, horizontal), glare_lines)
+    lost = with_crossings(lost_borders(vertical, horizontal, reference), crossings)
     blobs = covering_blobs(lost)
     if blobs:
         # Each blob judged on this frame alone, in light and with glare taken out: a hot spot
         # that was there on the quiet board is in the reference too and would hide nothing.
-        alone = lost if reference is None else lost_borders(vertical, horizontal)
-        in_glare = glare_lost(view, rows, cols)
+        alone = lost if reference is None else with_crossings(lost_borders(vertical, horizontal), crossings)
+        in_glare = with_crossings(lost_borders(*glare_lines), crossings)
         blobs = [b for b in blobs if not under_glare(b, alone, in_glare)]
     occlusion, present = occlusion_from_blobs(lost, blobs)
     if present:
