@@ -17,10 +17,17 @@ One frame (:func:`detect_hands`):
 3. Each segment is judged against the segments of its kind (the premium classes on its two
    sides: a plain-to-plain line is fainter than a plain-to-premium edge), so that a pale board
    with faint lines is judged by its own lines (:func:`lost_borders`).
-4. Squares that lost most of their borders are covered; a connected blob of them, large enough
+4. Where something crosses the board's edge (:func:`edge_crossings`): a hand reaches in from
+   outside, and fingertips at the edge, too small to take many lines away, cut the grid's
+   outer line and the frame beyond it. A square beside such a cut counts as covered.
+5. Squares that lost most of their borders are covered; a connected blob of them, large enough
    or reaching the grid's edge as an arm does, is something over the board. One lost border
-   alone is noise (:func:`occlusion_from_lost`).
-5. The blob's own colours, learned in this frame against the board's, find its fingers and
+   alone is noise (:func:`covering_blobs`).
+6. A blob whose lines are there once glare is taken out is a lamp's hot spot, not a hand
+   (:func:`under_glare`): glare mixes white into what lies below, which scales the distance
+   from white as a shadow scales light, so in log distance from white (:func:`glare_view`)
+   its lines keep their ratio; under a hand they are gone in both.
+7. The blob's own colours, learned in this frame against the board's, find its fingers and
    outline nearby (:func:`hand_pixels`); every square beside a covered one is marked as
    possibly covered: what is under a hand is never read with confidence.
 
@@ -72,7 +79,7 @@ MIN_EDGE_BLOB = 2  # ... or this many when it reaches the grid's edge, as an arm
 GLARE_SHARE = 0.3
 CROSS_LINE = 0.3  # an outer segment keeping less than this share of its side's strength is cut ...
 CROSS_BAND = 0.15  # ... where the frame beyond it differs by this much (log) from the rest of the side
-TOUCH_LINE = 0.9  # beside a cut, one below this share where the frame differs twice as much is touched
+TOUCH_LINE = 0.75  # one below this share where the frame differs twice as much is touched
 
 COVERED_SHARE = 0.1  # a square this much covered by the hand's pixels counts as under it
 MOTION = 0.04  # mean log change of a square between two frames that counts as motion (4 %)
@@ -280,9 +287,10 @@ def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_l
     :data:`RING_IN` to :data:`RING_OUT`) differs there by more than :data:`CROSS_BAND` from the
     frame along the rest of that side, where the line is whole. A tile the frame's colour cuts
     the line but not the frame. ``touched``: segments fainter than :data:`TOUCH_LINE` of their
-    side in light where the frame differs by twice as much (a finger narrower than a square
-    leaves much of the line), and a segment between two crossed ones (the gap between two
-    fingers): they join a blob, never start one, and the blob is judged for glare as a whole (:func:`under_glare`)."""
+    side (in light and with glare taken out) where the frame differs by twice as much (a
+    finger narrower than a square leaves much of the line), and a segment between two crossed
+    ones (the gap between two fingers): they join a blob, never start one, and the blob is
+    judged for glare as a whole (:func:`under_glare`)."""
     vertical, horizontal = lines
     rows, cols = vertical.shape[0], horizontal.shape[1]
     m = round(margin * cell_px)
@@ -305,7 +313,7 @@ def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_l
         fit = np.polynomial.polynomial.polyfit(k[whole], colour[whole], 1)  # a light's slope along the side
         change = np.abs(colour - (fit[0][None, :] + k[:, None] * fit[1][None, :])).max(-1)
         cuts = (change > CROSS_BAND) & (kept < CROSS_LINE)
-        touches = (change > 2 * CROSS_BAND) & (strength < TOUCH_LINE)
+        touches = (change > 2 * CROSS_BAND) & (kept < TOUCH_LINE)
         # One whole segment between two crossed ones is the gap between two fingers.
         crossed = cuts | touches
         touches[1:-1] |= crossed[:-2] & crossed[2:]
@@ -380,7 +388,7 @@ def under_glare(blob: np.ndarray, lost: np.ndarray, lost_in_glare: np.ndarray) -
 
 
 HIST_BINS = 10  # per colour channel, for the hand's own colour model
-REACH = 4  # squares beyond the covered blob where fingers are looked for (a finger is ~4 long)
+REACH = 6  # squares beyond the covered blob where fingers are looked for (a finger ~4 long, beyond the palm)
 
 
 def _smooth_hist(h: np.ndarray) -> np.ndarray:
