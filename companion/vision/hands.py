@@ -59,7 +59,7 @@ BAND = 0.3  # half-width, in squares, of the band searched for a line: grid erro
 WINDOW = 0.19  # half-width, in squares, of the window at the line's place where evidence counts
 INSET = 0.2  # each end of a border segment left out: the crossing lines are not this line's
 LOG_OFFSET = 8.0  # log(I + offset): contrast as a ratio, without blowing up sensor noise in black
-GLARE_OFFSET = 32.0  # log(255 + offset - I): the same under glare, without blowing up noise in white
+GLARE_OFFSET = 8.0  # log(255 + offset - I): the same under glare; a larger one hides faint lines there
 
 # A border's line evidence (range of its detrended log profile) below MISS_LOW is gone, above
 # MISS_HIGH present. On the real scrabscrap photos 99 % of borders measure above 0.14 (median
@@ -74,9 +74,9 @@ RING = 0.5  # the occlusion given to squares around a covered blob (fingers, out
 MIN_BLOB = 3  # covered squares a blob needs to be a hand ...
 MIN_EDGE_BLOB = 2  # ... or this many when it reaches the grid's edge, as an arm does
 # A blob that keeps less than this share of its lost borders once glare is taken out is glare.
-# On the renderer's hands (skin from very light to very dark) the share is 0.6 or more, under
-# its lamps' hot spots 0.15 or less.
-GLARE_SHARE = 0.3
+# On the renderer's hands (skin from very light to very dark, hands seeds 2000-2059) the share
+# is 0.46 or more, under its lamps' hot spots (dev stranger seeds) 0.25 or less.
+GLARE_SHARE = 0.35
 CROSS_LINE = 0.3  # an outer segment keeping less than this share of its side's strength is cut ...
 CROSS_BAND = 0.15  # ... where the frame beyond it differs by this much (log) from the rest of the side
 TOUCH_LINE = 0.75  # one below this share where the frame differs twice as much is touched
