@@ -272,8 +272,30 @@ def _side_strength(vertical: np.ndarray, horizontal: np.ndarray) -> list[np.ndar
     return out
 
 
+def ring_in_photo(location: GridLocation, shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Per side of the grid (as :func:`_side_strength` counts them), whether the frame just
+    outside each segment (out to :data:`RING_OUT`) lies inside a photo of ``shape``: beyond the
+    photo's edge the board view is filled in, and a filled-in frame tells nothing."""
+    rows, cols = location.rows, location.cols
+    height, width = shape[:2]
+    out = []
+    for side, n in enumerate((cols, rows, cols, rows)):
+        j = np.arange(n, dtype=np.float64)
+        k = (j, j, n - 1 - j, n - 1 - j)[side]
+        lo, hi = (-RING_OUT, 0.0) if side in (0, 3) else ((cols, cols + RING_OUT) if side == 1 else (rows, rows + RING_OUT))
+        inside = np.ones(n, bool)
+        for along in (k, k + 1):
+            for across in (lo, hi):
+                pts = np.column_stack((np.full(n, across), along) if side in (1, 3) else (along, np.full(n, across)))
+                x, y = location.to_image(pts).T
+                inside &= (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        out.append(inside)
+    return out
+
+
 def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_lines: tuple[np.ndarray, np.ndarray],
-                   cell_px: int = CELL_PX, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
+                   seen: list[np.ndarray] | None = None, cell_px: int = CELL_PX, margin: float = MARGIN
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Edge squares (rows x cols bool) where something crosses the board's edge beside them:
     ``(cut, touched)``.
 
@@ -290,7 +312,8 @@ def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_l
     side (in light and with glare taken out) where the frame differs by twice as much (a
     finger narrower than a square leaves much of the line), and a segment between two crossed
     ones (the gap between two fingers): they join a blob, never start one, and the blob is
-    judged for glare as a whole (:func:`under_glare`)."""
+    judged for glare as a whole (:func:`under_glare`). ``seen``: per side, the segments whose
+    frame lies inside the photo (:func:`ring_in_photo`); no others are judged."""
     vertical, horizontal = lines
     rows, cols = vertical.shape[0], horizontal.shape[1]
     m = round(margin * cell_px)
@@ -306,14 +329,15 @@ def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_l
         turned = np.rot90(lg, side)
         band = turned[a0:a1, m : m + n * cell_px].reshape(a1 - a0, n, cell_px, -1)[:, :, inset : cell_px - inset]
         colour = band.mean((0, 2))  # (n, channels)
-        whole = np.minimum(strength, in_glare) >= 2 * CROSS_LINE
+        inside = np.ones(n, bool) if seen is None else seen[side]
+        whole = (np.minimum(strength, in_glare) >= 2 * CROSS_LINE) & inside
         if whole.sum() < n // 2:
             continue  # too little of the side is whole to say what its frame looks like
         k = np.arange(n, dtype=np.float64)
         fit = np.polynomial.polynomial.polyfit(k[whole], colour[whole], 1)  # a light's slope along the side
         change = np.abs(colour - (fit[0][None, :] + k[:, None] * fit[1][None, :])).max(-1)
-        cuts = (change > CROSS_BAND) & (kept < CROSS_LINE)
-        touches = (change > 2 * CROSS_BAND) & (kept < TOUCH_LINE)
+        cuts = (change > CROSS_BAND) & (kept < CROSS_LINE) & inside
+        touches = (change > 2 * CROSS_BAND) & (kept < TOUCH_LINE) & inside
         # One whole segment between two crossed ones is the gap between two fingers.
         crossed = cuts | touches
         touches[1:-1] |= crossed[:-2] & crossed[2:]
@@ -459,11 +483,12 @@ def _with_rim(occlusion: np.ndarray) -> np.ndarray:
 
 
 def _analyse(
-    view: np.ndarray, lg: np.ndarray, rows: int, cols: int, reference: tuple[np.ndarray, np.ndarray] | None = None
+    view: np.ndarray, lg: np.ndarray, rows: int, cols: int, reference: tuple[np.ndarray, np.ndarray] | None = None,
+    seen: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, bool, dict]:
     vertical, horizontal = _line_evidence(lg, rows, cols)
     glare_lines = _line_evidence(glare_view(view), rows, cols)
-    crossings = edge_crossings(lg, (vertical, horizontal), glare_lines)
+    crossings = edge_crossings(lg, (vertical, horizontal), glare_lines, seen)
     lost = with_crossings(lost_borders(vertical, horizontal, reference), crossings)
     blobs = covering_blobs(lost)
     if blobs:
@@ -503,7 +528,8 @@ def detect_hands(image: np.ndarray, location: GridLocation, view: np.ndarray | N
     (:func:`view_from_rectified`)."""
     t0 = time.perf_counter()
     view = board_view(image, location) if view is None else view
-    occlusion, present, extra = _analyse(view, log_view(view), location.rows, location.cols)
+    occlusion, present, extra = _analyse(view, log_view(view), location.rows, location.cols,
+                                         seen=ring_in_photo(location, image.shape))
     return Hands(occlusion, present, False, (time.perf_counter() - t0) * 1000.0, extra)
 
 
@@ -560,9 +586,17 @@ class HandTracker:
         self._reference: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # log view, vertical, horizontal
         self._quiet = 0  # frames in a row with nothing over the board and nothing moving
         self._still = 0  # frames in a row with no motion and the board's lines all there
+        self._seen_for: tuple[int, ...] | None = None  # the frame shape _seen_sides is for
+        self._seen_sides: list[np.ndarray] = []
 
     def reset(self) -> None:
         self._previous, self._reference, self._quiet, self._still = None, None, 0, 0
+
+    def _seen(self, shape: tuple[int, ...]) -> list[np.ndarray]:
+        """:func:`ring_in_photo` for frames of ``shape`` (the camera's: computed once)."""
+        if self._seen_for != shape[:2]:
+            self._seen_for, self._seen_sides = shape[:2], ring_in_photo(self.location, shape)
+        return self._seen_sides
 
     def update(self, image: np.ndarray) -> Hands:
         t0 = time.perf_counter()
@@ -570,7 +604,8 @@ class HandTracker:
         view = board_view(image, self.location)
         lg = log_view(view)
         ref = self._reference
-        occlusion, present, extra = _analyse(view, lg, rows, cols, None if ref is None else (ref[1], ref[2]))
+        occlusion, present, extra = _analyse(view, lg, rows, cols, None if ref is None else (ref[1], ref[2]),
+                                             self._seen(image.shape))
         lines_gone = present
         motion = True
         if self._previous is not None:

@@ -246,6 +246,23 @@ def test_a_lamps_hot_spot_in_a_rendered_scene_is_no_hand() -> None:
     assert not detect_hands(scene.image, locate_grid(scene.image, spec.grid, spec.grid)).present
 
 
+def test_a_frame_cut_off_by_the_photos_edge_is_no_hand() -> None:
+    """A photo that cuts the board off at its last column's outer line: beyond the photo the
+    board view is filled in black, as unlike the frame as a hand, and the line is gone, but
+    nothing crosses there."""
+    render = _render_module()
+    from dataclasses import replace
+
+    from companion.sim.scene import preset
+
+    spec = preset("mounted", np.random.default_rng(8))
+    scene = render.render(replace(spec, camera=replace(spec.camera, size=(800, 800))), 8)
+    right = scene.location.to_image(np.array([[15.0, y] for y in np.linspace(0, 15, 16)]))[:, 0]
+    cropped = np.ascontiguousarray(scene.image[:, : int(right.min()) - 1])
+    assert not detect_hands(scene.image, scene.location).present
+    assert not detect_hands(cropped, scene.location).present
+
+
 @pytest.mark.parametrize("tip, from_deg, skin", [
     ((4.5, 2.0), 185.0, (60, 40, 30)),  # four dark fingertips from the top, a finger's gap between
     ((13.0, 2.5), 265.0, (120, 75, 50)),  # from the right, at a corner
