@@ -17,10 +17,17 @@ One frame (:func:`detect_hands`):
 3. Each segment is judged against the segments of its kind (the premium classes on its two
    sides: a plain-to-plain line is fainter than a plain-to-premium edge), so that a pale board
    with faint lines is judged by its own lines (:func:`lost_borders`).
-4. Squares that lost most of their borders are covered; a connected blob of them, large enough
+4. Where something crosses the board's edge (:func:`edge_crossings`): a hand reaches in from
+   outside, and fingertips at the edge, too small to take many lines away, cut the grid's
+   outer line and the frame beyond it. A square beside such a cut counts as covered.
+5. Squares that lost most of their borders are covered; a connected blob of them, large enough
    or reaching the grid's edge as an arm does, is something over the board. One lost border
-   alone is noise (:func:`occlusion_from_lost`).
-5. The blob's own colours, learned in this frame against the board's, find its fingers and
+   alone is noise (:func:`covering_blobs`).
+6. A blob whose lines are there once glare is taken out is a lamp's hot spot, not a hand
+   (:func:`under_glare`): glare mixes white into what lies below, which scales the distance
+   from white as a shadow scales light, so in log distance from white (:func:`glare_view`)
+   its lines keep their ratio; under a hand they are gone in both.
+7. The blob's own colours, learned in this frame against the board's, find its fingers and
    outline nearby (:func:`hand_pixels`); every square beside a covered one is marked as
    possibly covered: what is under a hand is never read with confidence.
 
@@ -52,6 +59,7 @@ BAND = 0.3  # half-width, in squares, of the band searched for a line: grid erro
 WINDOW = 0.19  # half-width, in squares, of the window at the line's place where evidence counts
 INSET = 0.2  # each end of a border segment left out: the crossing lines are not this line's
 LOG_OFFSET = 8.0  # log(I + offset): contrast as a ratio, without blowing up sensor noise in black
+GLARE_OFFSET = 8.0  # log(255 + offset - I): the same under glare; a larger one hides faint lines there
 
 # A border's line evidence (range of its detrended log profile) below MISS_LOW is gone, above
 # MISS_HIGH present. On the real scrabscrap photos 99 % of borders measure above 0.14 (median
@@ -65,6 +73,13 @@ EDGE = 0.25  # ... and one with this share, touching a covered square, is covere
 RING = 0.5  # the occlusion given to squares around a covered blob (fingers, outline)
 MIN_BLOB = 3  # covered squares a blob needs to be a hand ...
 MIN_EDGE_BLOB = 2  # ... or this many when it reaches the grid's edge, as an arm does
+# A blob that keeps less than this share of its lost borders once glare is taken out is glare.
+# On the renderer's hands (skin from very light to very dark, hands seeds 2000-2059) the share
+# is 0.46 or more, under its lamps' hot spots (dev stranger seeds) 0.25 or less.
+GLARE_SHARE = 0.35
+CROSS_LINE = 0.3  # an outer segment keeping less than this share of its side's strength is cut ...
+CROSS_BAND = 0.15  # ... where the frame beyond it differs by this much (log) from the rest of the side
+TOUCH_LINE = 0.75  # one below this share where the frame differs twice as much is touched
 
 COVERED_SHARE = 0.1  # a square this much covered by the hand's pixels counts as under it
 MOTION = 0.04  # mean log change of a square between two frames that counts as motion (4 %)
@@ -135,6 +150,14 @@ def line_evidence(
 def log_view(view: np.ndarray) -> np.ndarray:
     """The view in log intensity (H x W x channels): light scales, lines keep their ratio."""
     img = np.log(view.astype(np.float32) + LOG_OFFSET)
+    return img[..., None] if img.ndim == 2 else img
+
+
+def glare_view(view: np.ndarray) -> np.ndarray:
+    """The view in log distance from white (H x W x channels). A lamp's glare mixes white into
+    what lies below (a screen blend: 255 - I scaled by one factor in every channel), so here a
+    line under glare keeps its ratio as a line in shadow does in :func:`log_view`."""
+    img = np.log(255.0 + GLARE_OFFSET - view.astype(np.float32))
     return img[..., None] if img.ndim == 2 else img
 
 
@@ -236,11 +259,114 @@ def lost_borders(
     return (mv[:, :-1] + mv[:, 1:] + mh[:-1, :] + mh[1:, :]) / 4.0
 
 
-def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Covered squares from the share of lost borders: blobs of covered squares that are large
-    enough (or reach the grid's edge) count, the squares at their rim and one square around
-    them are marked as possibly covered."""
-    rows, cols = lost.shape
+def _side_strength(vertical: np.ndarray, horizontal: np.ndarray) -> list[np.ndarray]:
+    """Each segment of the grid's outer line against its kind, then against its side's median
+    (a phone's far side is fainter than its near one): sides top, right, bottom, left, each
+    counted clockwise."""
+    tv, th = typical_by_kind(vertical, horizontal)
+    out = []
+    for ev, typ in ((horizontal[0], th[0]), (vertical[:, -1], tv[:, -1]), (horizontal[-1][::-1], th[-1][::-1]),
+                    (vertical[:, 0][::-1], tv[:, 0][::-1])):
+        strength = ev / np.maximum(typ, 1e-6)
+        out.append(strength / max(float(np.median(strength)), 1e-6))
+    return out
+
+
+def ring_in_photo(location: GridLocation, shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Per side of the grid (as :func:`_side_strength` counts them), whether the frame just
+    outside each segment (out to :data:`RING_OUT`) lies inside a photo of ``shape``: beyond the
+    photo's edge the board view is filled in, and a filled-in frame tells nothing."""
+    rows, cols = location.rows, location.cols
+    height, width = shape[:2]
+    out = []
+    for side, n in enumerate((cols, rows, cols, rows)):
+        j = np.arange(n, dtype=np.float64)
+        k = (j, j, n - 1 - j, n - 1 - j)[side]
+        lo, hi = (-RING_OUT, 0.0) if side in (0, 3) else ((cols, cols + RING_OUT) if side == 1 else (rows, rows + RING_OUT))
+        inside = np.ones(n, bool)
+        for along in (k, k + 1):
+            for across in (lo, hi):
+                pts = np.column_stack((np.full(n, across), along) if side in (1, 3) else (along, np.full(n, across)))
+                x, y = location.to_image(pts).T
+                inside &= (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        out.append(inside)
+    return out
+
+
+def edge_crossings(lg: np.ndarray, lines: tuple[np.ndarray, np.ndarray], glare_lines: tuple[np.ndarray, np.ndarray],
+                   seen: list[np.ndarray] | None = None, cell_px: int = CELL_PX, margin: float = MARGIN
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Edge squares (rows x cols bool) where something crosses the board's edge beside them:
+    ``(cut, touched)``.
+
+    A hand reaches in from outside the board: its fingertips at the edge cover too little of
+    any square for the lattice to miss many lines, but they cut the grid's outer line (the
+    strongest of the board: its squares against the frame) and the frame beyond it. A segment
+    of the outer line is cut when it keeps less than :data:`CROSS_LINE` of its side's typical
+    strength (:func:`_side_strength`), both in light (``lines``, from the log view ``lg``) and
+    with glare taken out (``glare_lines``, from :func:`glare_view`: a hot spot on the frame
+    washes the line out in light only), and the frame just outside it (the ring from
+    :data:`RING_IN` to :data:`RING_OUT`) differs there by more than :data:`CROSS_BAND` from the
+    frame along the rest of that side, where the line is whole. A tile the frame's colour cuts
+    the line but not the frame. ``touched``: segments fainter than :data:`TOUCH_LINE` of their
+    side (in light and with glare taken out) where the frame differs by twice as much (a
+    finger narrower than a square leaves much of the line), and a segment between two crossed
+    ones (the gap between two fingers): they join a blob, never start one, and the blob is
+    judged for glare as a whole (:func:`under_glare`). ``seen``: per side, the segments whose
+    frame lies inside the photo (:func:`ring_in_photo`); no others are judged."""
+    vertical, horizontal = lines
+    rows, cols = vertical.shape[0], horizontal.shape[1]
+    m = round(margin * cell_px)
+    a0, a1 = max(0, m - round(RING_OUT * cell_px)), m - round(RING_IN * cell_px)
+    inset = round(INSET * cell_px)
+    cut = np.zeros((rows, cols), bool)
+    touched = np.zeros((rows, cols), bool)
+    for side, (strength, in_glare) in enumerate(zip(_side_strength(*lines), _side_strength(*glare_lines))):
+        n = len(strength)
+        kept = np.maximum(strength, in_glare)  # what is left of the line in the space that kept more
+        # Side ``side`` of the view turned to the top: its segments then run left to right, in
+        # the order _side_strength counts them.
+        turned = np.rot90(lg, side)
+        band = turned[a0:a1, m : m + n * cell_px].reshape(a1 - a0, n, cell_px, -1)[:, :, inset : cell_px - inset]
+        colour = band.mean((0, 2))  # (n, channels)
+        inside = np.ones(n, bool) if seen is None else seen[side]
+        whole = (np.minimum(strength, in_glare) >= 2 * CROSS_LINE) & inside
+        if whole.sum() < n // 2:
+            continue  # too little of the side is whole to say what its frame looks like
+        k = np.arange(n, dtype=np.float64)
+        fit = np.polynomial.polynomial.polyfit(k[whole], colour[whole], 1)  # a light's slope along the side
+        change = np.abs(colour - (fit[0][None, :] + k[:, None] * fit[1][None, :])).max(-1)
+        cuts = (change > CROSS_BAND) & (kept < CROSS_LINE) & inside
+        touches = (change > 2 * CROSS_BAND) & (kept < TOUCH_LINE) & inside
+        # One whole segment between two crossed ones is the gap between two fingers.
+        crossed = cuts | touches
+        touches[1:-1] |= crossed[:-2] & crossed[2:]
+        for j in np.flatnonzero(cuts):
+            cut[_edge_square(side, j, rows, cols)] = True
+        for j in np.flatnonzero(touches):
+            touched[_edge_square(side, j, rows, cols)] = True
+    return cut, touched
+
+
+def _edge_square(side: int, j: int, rows: int, cols: int) -> tuple[int, int]:
+    """The square beside segment ``j`` of side ``side`` of the grid's outer line, as
+    :func:`_side_strength` counts them."""
+    return ((0, j), (j, cols - 1), (rows - 1, cols - 1 - j), (rows - 1 - j, 0))[side]
+
+
+def with_crossings(lost: np.ndarray, crossings: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """``lost`` raised to :data:`CORE` where something cuts the board's edge and to
+    :data:`EDGE` where it touches it (:func:`edge_crossings`)."""
+    cut, touched = crossings
+    lost = np.where(touched, np.maximum(lost, EDGE), lost)
+    return np.where(cut, np.maximum(lost, CORE), lost).astype(np.float32)
+
+
+def covering_blobs(lost: np.ndarray) -> list[np.ndarray]:
+    """Blobs of covered squares (rows x cols bool masks) from the share of lost borders: squares
+    that lost most of their borders, joined to the squares around them that lost some, in
+    blobs large enough (or reaching the grid's edge, as an arm does) to be something over the
+    board."""
     core = (lost >= CORE).astype(np.uint8)
     # The rim: squares that lost some of their borders, joined to the core through others that
     # did (a hand's outline, a finger, a striped sleeve whose stripes happen to run along the grid).
@@ -249,23 +375,44 @@ def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
     joined = np.unique(labels[core > 0])
     covered = (np.isin(labels, joined[joined > 0]) | (core > 0)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(covered, connectivity=8)
-    keep = np.zeros_like(covered)
+    blobs = []
     for i in range(1, n):
         blob = labels == i
         size = int(stats[i, cv2.CC_STAT_AREA])
         at_edge = blob[0].any() or blob[-1].any() or blob[:, 0].any() or blob[:, -1].any()
         if int(core[blob].sum()) >= 1 and size >= (MIN_EDGE_BLOB if at_edge else MIN_BLOB):
-            keep |= blob.astype(np.uint8)
-    occlusion = np.zeros((rows, cols), np.float32)
-    if keep.any():
-        ring = cv2.dilate(keep, np.ones((3, 3), np.uint8)) > 0
-        occlusion[ring] = RING
-        occlusion[keep > 0] = np.maximum(0.75, lost[keep > 0])
-    return occlusion, bool(keep.any())
+            blobs.append(blob)
+    return blobs
+
+
+def occlusion_from_blobs(lost: np.ndarray, blobs: list[np.ndarray]) -> tuple[np.ndarray, bool]:
+    """The blobs' squares as covered (at least 0.75), the squares one around them as possibly
+    covered (:data:`RING`)."""
+    occlusion = np.zeros(lost.shape, np.float32)
+    if not blobs:
+        return occlusion, False
+    keep = np.logical_or.reduce(blobs).astype(np.uint8)
+    ring = cv2.dilate(keep, np.ones((3, 3), np.uint8)) > 0
+    occlusion[ring] = RING
+    occlusion[keep > 0] = np.maximum(0.75, lost[keep > 0])
+    return occlusion, True
+
+
+def occlusion_from_lost(lost: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Covered squares from the share of lost borders (:func:`covering_blobs`), the squares at
+    their rim and one square around them marked as possibly covered."""
+    return occlusion_from_blobs(lost, covering_blobs(lost))
+
+
+def under_glare(blob: np.ndarray, lost: np.ndarray, lost_in_glare: np.ndarray) -> bool:
+    """A blob whose lines are gone in light but there once glare is taken out (in
+    :func:`glare_view` it keeps less than :data:`GLARE_SHARE` of the loss) is a lamp's hot
+    spot, not a hand: under a hand the lines are gone in both."""
+    return float(lost_in_glare[blob].mean()) < GLARE_SHARE * float(lost[blob].mean())
 
 
 HIST_BINS = 10  # per colour channel, for the hand's own colour model
-REACH = 4  # squares beyond the covered blob where fingers are looked for (a finger is ~4 long)
+REACH = 6  # squares beyond the covered blob where fingers are looked for (a finger ~4 long, beyond the palm)
 
 
 def _smooth_hist(h: np.ndarray) -> np.ndarray:
@@ -336,11 +483,21 @@ def _with_rim(occlusion: np.ndarray) -> np.ndarray:
 
 
 def _analyse(
-    view: np.ndarray, lg: np.ndarray, rows: int, cols: int, reference: tuple[np.ndarray, np.ndarray] | None = None
+    view: np.ndarray, lg: np.ndarray, rows: int, cols: int, reference: tuple[np.ndarray, np.ndarray] | None = None,
+    seen: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, bool, dict]:
     vertical, horizontal = _line_evidence(lg, rows, cols)
-    lost = lost_borders(vertical, horizontal, reference)
-    occlusion, present = occlusion_from_lost(lost)
+    glare_lines = _line_evidence(glare_view(view), rows, cols)
+    crossings = edge_crossings(lg, (vertical, horizontal), glare_lines, seen)
+    lost = with_crossings(lost_borders(vertical, horizontal, reference), crossings)
+    blobs = covering_blobs(lost)
+    if blobs:
+        # Each blob judged on this frame alone, in light and with glare taken out: a hot spot
+        # that was there on the quiet board is in the reference too and would hide nothing.
+        alone = lost if reference is None else with_crossings(lost_borders(vertical, horizontal), crossings)
+        in_glare = with_crossings(lost_borders(*glare_lines), crossings)
+        blobs = [b for b in blobs if not under_glare(b, alone, in_glare)]
+    occlusion, present = occlusion_from_blobs(lost, blobs)
     if present:
         share = _grid_share(hand_pixels(view, occlusion, lost), rows, cols)
         # A square a tenth covered by the hand's pixels counts as under it.
@@ -371,7 +528,8 @@ def detect_hands(image: np.ndarray, location: GridLocation, view: np.ndarray | N
     (:func:`view_from_rectified`)."""
     t0 = time.perf_counter()
     view = board_view(image, location) if view is None else view
-    occlusion, present, extra = _analyse(view, log_view(view), location.rows, location.cols)
+    occlusion, present, extra = _analyse(view, log_view(view), location.rows, location.cols,
+                                         seen=ring_in_photo(location, image.shape))
     return Hands(occlusion, present, False, (time.perf_counter() - t0) * 1000.0, extra)
 
 
@@ -428,9 +586,17 @@ class HandTracker:
         self._reference: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # log view, vertical, horizontal
         self._quiet = 0  # frames in a row with nothing over the board and nothing moving
         self._still = 0  # frames in a row with no motion and the board's lines all there
+        self._seen_for: tuple[int, ...] | None = None  # the frame shape _seen_sides is for
+        self._seen_sides: list[np.ndarray] = []
 
     def reset(self) -> None:
         self._previous, self._reference, self._quiet, self._still = None, None, 0, 0
+
+    def _seen(self, shape: tuple[int, ...]) -> list[np.ndarray]:
+        """:func:`ring_in_photo` for frames of ``shape`` (the camera's: computed once)."""
+        if self._seen_for != shape[:2]:
+            self._seen_for, self._seen_sides = shape[:2], ring_in_photo(self.location, shape)
+        return self._seen_sides
 
     def update(self, image: np.ndarray) -> Hands:
         t0 = time.perf_counter()
@@ -438,7 +604,8 @@ class HandTracker:
         view = board_view(image, self.location)
         lg = log_view(view)
         ref = self._reference
-        occlusion, present, extra = _analyse(view, lg, rows, cols, None if ref is None else (ref[1], ref[2]))
+        occlusion, present, extra = _analyse(view, lg, rows, cols, None if ref is None else (ref[1], ref[2]),
+                                             self._seen(image.shape))
         lines_gone = present
         motion = True
         if self._previous is not None:

@@ -209,6 +209,87 @@ def test_most_of_the_drawn_board_stays_clear_around_a_hand() -> None:
     assert not (marked & ~near).any()  # nothing marked more than two squares from the hand
 
 
+def hot_spot(image: np.ndarray, location: GridLocation, centre: tuple[float, float], radius: float,
+             peak: float) -> np.ndarray:
+    """A lamp's glare on the board: white screened over the image (as the renderer and a
+    varnished board do), ``peak`` (0..255) at ``centre`` (grid squares), Gaussian of ``radius``
+    squares."""
+    h, w = image.shape[:2]
+    cell = np.sqrt(cv2.contourArea(location.corners.astype(np.float32))) / location.cols
+    cx, cy = location.to_image(np.array([centre], float))[0]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    g = peak / 255 * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * (radius * cell) ** 2))
+    return (255 - (255 - image.astype(np.float32)) * (1 - g[..., None])).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_lamps_hot_spot_on_a_drawn_board_is_no_hand(seed: int) -> None:
+    """Glare washes the board's lines out in light (a hot spot five squares across, nine
+    tenths white at its peak), but they are there once it is taken out: no hand."""
+    image, location = draw_board(np.random.default_rng(seed))
+    hands = detect_hands(hot_spot(image, location, (7.5, 7.5), 2.5, 230), location)
+    assert not hands.present
+    assert hands.occlusion.max() == 0.0
+
+
+def test_a_lamps_hot_spot_in_a_rendered_scene_is_no_hand() -> None:
+    """A stranger's table of the development seeds, overhead, a lamp's hot spot over the board
+    and no hand (it was taken for one, and 25 squares asked about at the table)."""
+    render = _render_module()
+    from companion.sim.scene import stranger
+    from companion.vision.grid import locate_grid
+
+    rng = np.random.default_rng(52012)
+    spec = stranger(rng, phone=bool(rng.random() < 0.5))
+    scene = render.render(spec, 52012)
+    assert spec.photo.lamps or spec.photo.glare
+    assert not detect_hands(scene.image, locate_grid(scene.image, spec.grid, spec.grid)).present
+
+
+def test_a_frame_cut_off_by_the_photos_edge_is_no_hand() -> None:
+    """A photo that cuts the board off at its last column's outer line: beyond the photo the
+    board view is filled in black, as unlike the frame as a hand, and the line is gone, but
+    nothing crosses there."""
+    render = _render_module()
+    from dataclasses import replace
+
+    from companion.sim.scene import preset
+
+    spec = preset("mounted", np.random.default_rng(8))
+    scene = render.render(replace(spec, camera=replace(spec.camera, size=(800, 800))), 8)
+    right = scene.location.to_image(np.array([[15.0, y] for y in np.linspace(0, 15, 16)]))[:, 0]
+    cropped = np.ascontiguousarray(scene.image[:, : int(right.min()) - 1])
+    assert not detect_hands(scene.image, scene.location).present
+    assert not detect_hands(cropped, scene.location).present
+
+
+@pytest.mark.parametrize("tip, from_deg, skin", [
+    ((4.5, 2.0), 185.0, (60, 40, 30)),  # four dark fingertips from the top, a finger's gap between
+    ((13.0, 2.5), 265.0, (120, 75, 50)),  # from the right, at a corner
+    ((1.5, 12.5), 35.0, (160, 105, 70)),  # from the bottom left, at a corner
+    ((7.0, 1.8), 175.0, (236, 192, 160)),  # light fingertips on the top row
+])
+def test_fingertips_at_the_boards_edge_cap_their_squares(tip, from_deg, skin) -> None:
+    """A hand reaching in over the board's edge that shows only its fingertips: they cover too
+    little of any square to take many lines away, but they cut the board's outer line and the
+    frame beyond it. No square under them keeps confidence."""
+    render = _render_module()
+    from dataclasses import replace
+
+    from companion.sim.scene import Hand, preset
+
+    spec = preset("mounted", np.random.default_rng(8))
+    spec = replace(spec, camera=replace(spec.camera, size=(800, 800)),
+                   hand=Hand(tip=tip, from_deg=from_deg, skin=skin, sleeve=(230, 230, 228), spread=0.8))
+    scene = render.render(spec, 8)
+    assert 3 <= len(scene.covered) <= 8
+    hands = detect_hands(scene.image, scene.location)
+    assert hands.present
+    read = apply_occlusion(scene.truth, hands)
+    kept = sorted(sq for sq in scene.covered if read.cell(*sq).confidence >= 0.5)
+    assert kept == []
+
+
 # ---------------------------------------------------------------------------------------------
 # apply_occlusion
 
