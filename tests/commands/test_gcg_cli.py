@@ -31,11 +31,13 @@ GERMAN = """\
 """
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    # The timeout guards against a hang, not a speed: a whole game read from rendered photos
+    # passes a longer one (a shared machine under load is several times slower).
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
         [sys.executable, "-m", "companion", *args],
-        capture_output=True, text=True, encoding="utf-8", env=env, cwd=cwd, timeout=60,
+        capture_output=True, text=True, encoding="utf-8", env=env, cwd=cwd, timeout=timeout,
     )
 
 

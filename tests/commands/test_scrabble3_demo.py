@@ -31,7 +31,7 @@ def test_a_whole_scrabble3_game_at_the_simulated_table(tmp_path, camera):
     summary = tmp_path / "summary.json"
     truth = ["--truth-readings"] if camera == "truth readings" else []
     proc = run("demo", "--game", "scrabble3", "--headless", "--sim-time", *truth,
-               "--data-dir", str(tmp_path / "data"), "--summary", str(summary))
+               "--data-dir", str(tmp_path / "data"), "--summary", str(summary), timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "final 66, 271; PPT 11.0, 67.75"
     # The Q lies face down on J12, and the camera saw it so (a blank, rule 12).
