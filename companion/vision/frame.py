@@ -213,8 +213,9 @@ def _outline_score(quad: np.ndarray, sides: list[_Line]) -> float | None:
     return float(np.mean(covers) - np.mean(runs))
 
 
-def _profile_peaks(profile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Local maxima of a gradient profile standing above its local level: (positions, heights)."""
+def _profile_peaks(profile: np.ndarray, offset: int) -> tuple[np.ndarray, np.ndarray]:
+    """Local maxima of a gradient profile standing above its local level: (positions, counted
+    from ``offset``, where the profile starts in the view; heights)."""
     p = profile.astype(np.float64)
     level = cv2.blur(p.reshape(1, -1), (31, 1), borderType=cv2.BORDER_REFLECT).ravel()
     lift = p - level
@@ -224,7 +225,7 @@ def _profile_peaks(profile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # The peak's place to a fraction of a pixel (parabola through it and its neighbours).
     den = p[i - 1] - 2 * p[i] + p[i + 1]
     off = np.where(np.abs(den) > 1e-9, 0.5 * (p[i - 1] - p[i + 1]) / np.where(den == 0, 1, den), 0.0)
-    return i + np.clip(off, -0.5, 0.5), lift[i]
+    return offset + i + np.clip(off, -0.5, 0.5), lift[i]
 
 
 def _grid_in(gray: np.ndarray, quad: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
@@ -245,8 +246,8 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, rows: int, cols: int) -> np.nda
         (y0, y1), (x0, x1) = span
         px = gx[y0:y1, lo:hi].sum(0)
         py = gy[lo:hi, x0:x1].sum(1)
-        run_x = find_run(*_peaks_in(px, lo), cols + 1)
-        run_y = find_run(*_peaks_in(py, lo), rows + 1)
+        run_x = find_run(*_profile_peaks(px, lo), cols + 1)
+        run_y = find_run(*_profile_peaks(py, lo), rows + 1)
         if run_x is None or run_y is None:
             return None
         runs = [run_y, run_x]
@@ -261,11 +262,6 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, rows: int, cols: int) -> np.nda
     back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(to_view)).reshape(-1, 2)
     hom, _ = cv2.findHomography(np.column_stack((gxs.ravel(), gys.ravel())), back, 0)
     return hom
-
-
-def _peaks_in(profile: np.ndarray, offset: int) -> tuple[np.ndarray, np.ndarray]:
-    pos, height = _profile_peaks(profile)
-    return pos + offset, height
 
 
 def frame_lattices(gray: np.ndarray, rows: int, cols: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
