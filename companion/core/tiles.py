@@ -54,7 +54,7 @@ class TileSet:
         """The letters in alphabetical order, each letter with a diacritic right after its
         base letter (A < Ä < B, A < Ą < B, Z < Ź < Ż), as German and Polish alphabets order
         them. Calibration photos lay the alphabet in this order."""
-        return sorted(self.alphabet, key=lambda ch: (_base_letter(ch), ch))
+        return sorted(self.alphabet, key=lambda ch: (base_letter(ch), ch))
 
     def rack_value(self, rack: Iterable[str]) -> int:
         return sum(self.value(t) for t in rack)
@@ -87,7 +87,8 @@ class TileSet:
         return rack
 
 
-def _base_letter(ch: str) -> str:
+def base_letter(ch: str) -> str:
+    """A letter without its diacritics (Ä -> A, Ł -> L); any other character as it is."""
     # Ł has no decomposition in Unicode; every other letter in our sets decomposes.
     return "L" if ch == "Ł" else unicodedata.normalize("NFD", ch)[0]
 

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from companion.core.errors import CompanionError
-from companion.core.tiles import TileSet
+from companion.core.tiles import TileSet, base_letter
 from companion.vision.reading import BLANK_FACE, KINDS, ROTATIONS, CellReading
 
 FIELDS: tuple[str, ...] = ("kind", "letter", "rotation", "token", "set", "square")
@@ -75,12 +75,19 @@ LOGIT_CLIP = 9.0
 # is another than the rules' and the calibrated square is under SPLIT_SURE, the square and each
 # field the two see apart are held at SPLIT_CAP, under the table's SURE (0.5; model.DISAGREE_CAP,
 # which this module may not import). Where the evidence together is very sure it stands. The
-# network's letters alone do not split it: on the 80 real photos the network named another
-# letter than the rules on 100 tiles under 0.9, all read right by the rules (and on the
-# development strangers 61 of 71 such tiles), where it never saw another kind of a tile. Nor
-# does its back against the rules' blank (or the reverse): Evidence.apart_kind says why.
+# network's letters split it only where it is very sure (LETTER_SPLIT): on the 80 real photos
+# the network named another letter than the rules on 100 tiles under 0.9, all read right by
+# the rules (and on the development strangers 61 of 71 such tiles), where it never saw
+# another kind of a tile. Nor does its back against the rules' blank (or the reverse):
+# Evidence.apart_kind says why.
 SPLIT_SURE = 0.9
 SPLIT_CAP = 0.45
+# The network's letters split the evidence only where it is this sure of another letter (and
+# so gives the rules' at most the rest), one that is not the rules' with or without diacritics:
+# on the 80 real photos it is that sure of another letter on 22 tiles, each an Ä (Ö, Ü) whose
+# marks it reads as an A, all read right by the rules; on the development strangers it is that
+# sure on an E the rules took for an F, read as 0.65-0.70.
+LETTER_SPLIT = 0.99
 SIMILAR = 0.9  # the prototypes speak of a square this like one of the table's own (adapt.Weights.similar)
 DATA = "confidence.json"
 
@@ -106,6 +113,8 @@ class Evidence:
     # against a blank) or turn of a face is another than the rules': :data:`SPLIT_SURE`.
     apart_kind: np.ndarray | None = None
     apart_turn: np.ndarray | None = None
+    # Per square, whether the network is :data:`LETTER_SPLIT` sure of another letter of a face.
+    apart_letter: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -164,6 +173,7 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
     plain_tile = np.array([c.kind == "back" or (c.kind == "tile" and c.letter == BLANK_FACE) for c in rules])
     apart_kind = (best != kind_i) & ~(plain_tile & np.isin(best, [KINDS.index("tile"), KINDS.index("back")]))
     apart_turn = np.zeros(n, bool)
+    apart_letter = np.zeros(n, bool)
     tok = np.array([int(c.token) for c in rules])
     x[:, col["token"]] = logit(beliefs.token[rows, tok])
     for i, c in enumerate(rules):
@@ -178,6 +188,8 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
         x[i, col["letter"]] = logit(lp[li])
         x[i, col["letter_alt"]] = logit(alt.max())
         x[i, col["agree_letter"]] = lp.argmax() == li
+        other = int(alt.argmax())
+        apart_letter[i] = lp[other] >= LETTER_SPLIT and base_letter(letters[other]) != base_letter(c.letter or "")
         if c.letter != BLANK_FACE and c.rotation in ROTATIONS:
             ti = ROTATIONS.index(c.rotation)
             tp = beliefs.turn[i]
@@ -194,9 +206,9 @@ def evidence(rules: Sequence[CellReading], beliefs: Any, letters: Sequence[str],
     x[:, col["net_least"]] = least
     x[:, col["both_doubt"]] = (least < 0) & (x[:, col["rules"]] < 0)
     if adapted is None:
-        return Evidence(group, x, 0, apart_kind, apart_turn)
+        return Evidence(group, x, 0, apart_kind, apart_turn, apart_letter)
     _adapted_evidence(x, col, rules, adapted)
-    return Evidence(group, x, 1, apart_kind, apart_turn)
+    return Evidence(group, x, 1, apart_kind, apart_turn, apart_letter)
 
 
 def _adapted_evidence(x: np.ndarray, col: dict[str, int], rules: Sequence[CellReading], adapted: Any) -> None:
@@ -280,12 +292,18 @@ class Calibrator:
         if ev.apart_kind is None or ev.apart_turn is None:
             return out
         apart = {"kind": ev.apart_kind, "rotation": ev.apart_turn}
-        split = (apart["kind"] | apart["rotation"]) & (out["square"] < SPLIT_SURE)
+        if ev.apart_letter is not None:
+            apart["letter"] = ev.apart_letter
+        # Both witnesses putting the answer under even odds is split evidence too, whatever
+        # the fit learned of such squares on its own scenes: each field the network doubts.
+        both = ev.x[:, FEATURES.index("both_doubt")] > 0
+        for f, feature in (("kind", "kind"), ("letter", "letter"), ("rotation", "turn")):
+            apart[f] = apart.get(f, np.zeros(len(both), bool)) | (both & (ev.x[:, FEATURES.index(feature)] < 0))
+        split = (np.logical_or.reduce(list(apart.values())) | both) & (out["square"] < SPLIT_SURE)
         if not split.any():
             return out
         out = dict(out)
-        for f in ("kind", "rotation"):
-            a = apart[f]
+        for f, a in apart.items():
             out[f] = np.where(split & a, np.minimum(out[f], SPLIT_CAP), out[f])
         out["square"] = np.where(split, np.minimum(out["square"], SPLIT_CAP), out["square"])
         return out

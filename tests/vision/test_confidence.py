@@ -148,6 +148,49 @@ def test_split_evidence_is_asked_about_and_a_back_against_a_blank_is_no_split():
     assert p["square"][2] > 0.5
 
 
+def test_a_letter_the_network_is_sure_is_another_or_both_witnesses_doubt_is_asked_about():
+    from dataclasses import replace
+
+    from companion.vision.confidence import LETTER_SPLIT, SPLIT_CAP, evidence
+    from companion.vision.model import Beliefs, load_square_model
+    from companion.core.tiles import get_tileset
+
+    letters = load_square_model().letters
+    at = {ch: i for i, ch in enumerate(letters)}
+
+    def sure_of(ch: str, p: float, second: str = "", q: float = 0.0) -> np.ndarray:
+        row = np.full(len(letters), (1.0 - p - q) / (len(letters) - 1 - bool(second)))
+        row[at[ch]] = p
+        if second:
+            row[at[second]] = q
+        return row
+
+    rules = [CellReading(0, 0, "tile", letter="F", rotation=0, confidence=0.97),  # the network: surely an E
+             CellReading(0, 1, "tile", letter="Ä", rotation=0, confidence=0.97),  # the network: surely an A
+             CellReading(0, 2, "tile", letter="F", rotation=0, confidence=0.97),  # the network: likely an E
+             CellReading(0, 3, "tile", letter="J", rotation=0, confidence=0.4),  # both doubt the J
+             CellReading(0, 4, "tile", letter="F", rotation=0, confidence=0.97)]  # the network agrees
+    letter = np.array([sure_of("E", 0.998), sure_of("A", 0.998), sure_of("E", 0.9), sure_of("F", 0.55, "J", 0.4),
+                       sure_of("F", 0.998)])
+    n = len(rules)
+    kind = np.tile([1e-5, 1 - 2e-5, 1e-5], (n, 1))  # a face, surely, turned upright, surely
+    turn = np.tile([1 - 3e-5, 1e-5, 1e-5, 1e-5], (n, 1))
+    beliefs = Beliefs(kind, letter, turn, np.array([[0.99, 0.01]] * n), np.zeros((n, 0)))
+    ev = evidence(rules, beliefs, letters, get_tileset("de"), backs_known=False)
+    # Only a letter that is not the rules' with or without its marks splits the evidence, and
+    # only where the network is that sure of it.
+    assert ev.apart_letter.tolist() == [True, False, False, False, False]
+    assert LETTER_SPLIT == pytest.approx(0.99)
+    calibrator = load_calibrator()
+    p = calibrator.field_probabilities(ev)
+    unsplit = replace(calibrator, split=False).field_probabilities(ev)
+    for i in (0, 3):
+        assert unsplit["square"][i] > 0.5  # the fit alone would have guessed
+        assert p["square"][i] <= SPLIT_CAP and p["letter"][i] <= SPLIT_CAP, i
+    assert p["rotation"][3] > SPLIT_CAP  # the network does not doubt the turn
+    assert p["square"][4] > 0.5
+
+
 def test_a_kind_less_likely_than_a_third_gives_way_to_the_networks_and_is_asked():
     from companion.vision.model import DISAGREE_CAP, KIND_SWITCH, Beliefs, load_square_model, switch_kinds
     from companion.core.tiles import get_tileset
