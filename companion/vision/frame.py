@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from companion.vision.lines import detect_segments, find_run
+from companion.vision.refine import vertex
 
 PIECE = 0.02  # of the photo's longest side: the shortest segment that may be a piece of a side
 SAME_LINE_DEG = 1.5  # pieces of one straight side differ by less than this in direction ...
@@ -222,10 +223,7 @@ def _profile_peaks(profile: np.ndarray, offset: int) -> tuple[np.ndarray, np.nda
     i = np.flatnonzero((lift[1:-1] > 0) & (p[1:-1] >= p[:-2]) & (p[1:-1] > p[2:])) + 1
     if len(i) == 0:
         return np.zeros(0), np.zeros(0)
-    # The peak's place to a fraction of a pixel (parabola through it and its neighbours).
-    den = p[i - 1] - 2 * p[i] + p[i + 1]
-    off = np.where(np.abs(den) > 1e-9, 0.5 * (p[i - 1] - p[i + 1]) / np.where(den == 0, 1, den), 0.0)
-    return offset + i + np.clip(off, -0.5, 0.5), lift[i]
+    return offset + i + vertex(p[i - 1], p[i], p[i + 1]), lift[i]
 
 
 def _grid_in(gray: np.ndarray, quad: np.ndarray, rows: int, cols: int) -> np.ndarray | None:

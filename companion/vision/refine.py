@@ -50,6 +50,16 @@ def ridge(profiles: np.ndarray, width: int) -> np.ndarray:
     return profiles[..., width:-width] - 0.5 * (profiles[..., : -2 * width] + profiles[..., 2 * width :])
 
 
+def vertex(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Where the parabola through samples ``a``, ``b``, ``c`` (at -1, 0, 1) peaks, within half a
+    sample of the middle one: a peak's place to a fraction of a sample. 0 where the parabola
+    does not open downwards (no peak at the middle sample)."""
+    den = a - 2 * b + c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.where(den < 0, 0.5 * (a - c) / den, 0.0)
+    return np.clip(d, -0.5, 0.5)
+
+
 def peaks(resp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Position (sub-sample, parabola) and height of each profile's maximum."""
     i = np.argmax(resp, axis=-1)
@@ -60,10 +70,8 @@ def peaks(resp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a = np.take_along_axis(resp, (ic - 1)[..., None], -1)[..., 0]
     b = np.take_along_axis(resp, ic[..., None], -1)[..., 0]
     c = np.take_along_axis(resp, (ic + 1)[..., None], -1)[..., 0]
-    den = a - 2 * b + c
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.where((i == ic) & (den < 0), 0.5 * (a - c) / den, 0.0)
-    return ic + np.clip(d, -0.5, 0.5), b
+    # A maximum at the profile's end has no neighbour beyond it: no parabola there.
+    return ic + np.where(i == ic, vertex(a, b, c), 0.0), b
 
 
 def line_peaks(resp: np.ndarray, polarity: int) -> tuple[np.ndarray, np.ndarray]:
