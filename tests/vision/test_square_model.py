@@ -131,3 +131,32 @@ def test_training_is_reproducible(tmp_path):
         net.setInput(x[:8].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
         outs.append(net.forward("letter"))
     np.testing.assert_allclose(outs[0], outs[1], atol=1e-5)
+
+
+def test_onnxruntime_and_opencv_read_the_squares_alike(monkeypatch):
+    # The network runs on onnxruntime, OpenCV's dnn where onnxruntime does not import: both
+    # give the same beliefs but for float rounding (docs/vision-speed.md).
+    import cv2
+
+    from companion.sim.render import render
+    from companion.sim.trainscene import training_scene
+    from companion.vision.model import OUTPUTS, _OnnxRuntimeNet, _OpenCVNet, _runtime
+
+    ort = pytest.importorskip("onnxruntime")
+    onnx = (ROOT / "companion" / "vision" / "data" / "squares.onnx").read_bytes()
+    spec = training_scene(np.random.default_rng(95003))
+    scene = render(spec, 95003)
+    x = cut(rectify(scene.image, scene.location, CELL_PX, MARGIN), 15, 15, CELL_PX, MARGIN)
+    blob = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
+    threads = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(1)
+        fast = _OnnxRuntimeNet(onnx, ort)
+    finally:
+        cv2.setNumThreads(threads)
+    assert fast.session.get_session_options().intra_op_num_threads == 1  # as many threads as OpenCV's
+    for name, a, b in zip(OUTPUTS, fast(blob), _OpenCVNet(onnx)(blob)):
+        np.testing.assert_allclose(a, b, atol=2e-4, err_msg=name)
+    assert isinstance(_runtime(onnx), _OnnxRuntimeNet)
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # not installed: import fails
+    assert isinstance(_runtime(onnx), _OpenCVNet)
