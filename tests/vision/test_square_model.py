@@ -43,6 +43,17 @@ def test_each_cut_is_its_own_square_with_a_rim():
     assert tuple(squares[112, SIZE // 2, SIZE - 1]) == (7 * 16, 8 * 16, 200)
 
 
+def test_the_squares_sliced_are_the_squares_warped():
+    # The reader's own cut (every square on a whole pixel of the shrunk board) is sliced; with a
+    # shift, even of nothing, each square is warped: the same bytes, on a board of noise.
+    rng = np.random.default_rng(7)
+    for n in (15, 21):
+        side = int((n + 2 * MARGIN) * CELL_PX)
+        board = rng.integers(0, 256, (side, side, 3), np.uint8)
+        np.testing.assert_array_equal(cut(board, n, n, CELL_PX, MARGIN),
+                                      cut(board, n, n, CELL_PX, MARGIN, shift=np.zeros((n * n, 2))))
+
+
 def _sample():
     """Three scenes of seeds no training or validation drew (95000 on), cut through their true grid."""
     from companion.sim.render import render
