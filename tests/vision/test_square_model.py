@@ -171,3 +171,16 @@ def test_onnxruntime_and_opencv_read_the_squares_alike(monkeypatch):
     assert isinstance(_runtime(onnx), _OnnxRuntimeNet)
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # not installed: import fails
     assert isinstance(_runtime(onnx), _OpenCVNet)
+
+
+def test_two_threads_run_the_network_at_once_as_each_alone():
+    # Two tables' threads (a house match's two boards) read at once: each gets its own answer.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(11)
+    batches = [rng.integers(0, 256, (225, SIZE, SIZE, 3), np.uint8) for _ in range(4)]
+    alone = [beliefs_of(b).kind for b in batches]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda b: beliefs_of(b).kind, batches * 3))
+    for i, kind in enumerate(together):
+        np.testing.assert_array_equal(kind, alone[i % 4])
