@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterator, Sequence
 import cv2
 import numpy as np
 
+from bench import one_core
 from bench.reliability import Reliability
 from companion.core.board import STANDARD
 from companion.core.tiles import get_tileset
@@ -680,12 +681,13 @@ def timing(stranger_scenes: int = TIMING_STRANGER_SCENES) -> dict[str, Any]:
     square reader, the rules alone and ``both``, the model's share, the decoding's, and a Raspberry Pi 4 estimate."""
     from companion.vision.model import SQUARE_READER
 
-    cv2.setNumThreads(1)
+    threads = one_core()  # (before the network's session is made: it takes OpenCV's threads)
     prepare("de")
     prepare("en")
     out: dict[str, Any] = {
         "how": "each photo's bytes decoded and read as companion read does, by each square reader in turn; "
                "wall = elapsed_ms (decoding included), cpu = the process's CPU time over the same span; one thread",
+        "threads": threads,
         "pi4_ratio": f"{PI4_RATIO:g}x (the model's share {PI4_RATIO_MODEL:g}x): Geekbench 5 single-core, about 270 "
                      "(Pi 4, Cortex-A72 1.5 GHz) against about 1,350 (this machine's core); applied to the CPU "
                      "medians; an estimate, not a measurement on a Pi",
@@ -734,9 +736,9 @@ def timing(stranger_scenes: int = TIMING_STRANGER_SCENES) -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    cv2.setNumThreads(1)
+    threads = one_core()
     prepare("de")  # process start, as companion read does before its clock starts
-    result: dict[str, Any] = {"threads": 1}
+    result: dict[str, Any] = {"threads": threads}
     if (PHOTOS / "truth" / "index.tsv").is_file():
         photos = _truth_photos()
         result["real"] = {"photos": len(photos), "tileset": "de"}
@@ -1030,7 +1032,7 @@ def stranger_summary(raws: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def side_by_side(stranger_scenes: int = SIDE_STRANGER_SCENES, raw: dict[str, Any] | None = None) -> dict[str, Any]:
-    cv2.setNumThreads(1)
+    one_core()
     prepare("de")
     return {
         "readers": {"rules": "companion/vision/cells/ alone", "model": "the learned model (model.py) alone",

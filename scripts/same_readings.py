@@ -13,8 +13,8 @@ renders with a hand over the board (bench.vision.hands' seeds 2000 on, with the 
 The scenes and their profiles are rendered and calibrated once and kept under build/same-readings/
 (``--fresh`` makes them anew: do, when the calibration itself is what changed), so that a dump
 measures the reader and nothing else; the dump keeps each profile's hash, and ``compare`` lists a
-profile that differs. Each photo is read by ``both`` with the rules' and the
-model's readings alongside, so one dump holds all three square readers.
+profile that differs. Each photo is read by ``both`` with the rules', the model's and the
+calibrated reader's (the default) readings alongside, so one dump holds all four square readers.
 
 ``compare`` lists every reading that differs: kind, letter, rotation, rgb, set or token; the
 confidence by more than 1e-6; a corner by more than 0.01 px; a board found in one and not the
@@ -131,7 +131,7 @@ def dump(out: Path, scenes: int, fresh: bool, only: str | None, synthetic: int =
         image = decode_image(path.read_bytes(), str(path))
         try:
             r = read_board(image, tileset=tileset, grid=grid, profile=profile, started=w0,
-                           square_reader="both", also=("rules", "model"))
+                           square_reader="both", also=("rules", "model", "calibrated"))
         except NoBoardFound:
             doc[name] = {"found": False}
             continue

@@ -3,9 +3,11 @@
 From each square cut with a rim of its neighbours (:mod:`companion.vision.squares`) it gives four
 beliefs: kind (empty / face up / face down), letter (every tile set's letters and ``?`` for a
 face-up blank), turn and token, each a probability made honest by temperature scaling on renders
-it never learned from (scripts/train_squares.py; docs/vision-model.md). It runs through OpenCV's
-``dnn`` module reading ONNX: OpenCV is already the camera pipeline's dependency, with wheels for
-the Pi's aarch64, so the model adds no runtime (onnxruntime would add a second native library).
+it never learned from (scripts/train_squares.py; docs/vision-model.md). It runs through
+onnxruntime (PyPI, with wheels for the Pi's aarch64): on one core it runs the network in less than
+half the time OpenCV's ``dnn`` module takes (17 ms against 40 a photo here, docs/vision-speed.md),
+the same answers within float rounding. Where onnxruntime does not import, OpenCV's ``dnn``
+(already the camera pipeline's dependency) reads the same ONNX file.
 
 How its answers meet the hand-written reader's (:mod:`companion.vision.cells`) is
 :data:`SQUARE_READER`'s choice, made by the figures in docs/vision-model.md:
@@ -66,14 +68,59 @@ KIND_SWITCH = 1.0 / 3.0
 OUTPUTS = ("kind", "letter", "turn", "token", "embedding")
 
 
+class _OpenCVNet:
+    """The network through OpenCV's ``dnn`` (where onnxruntime is not installed)."""
+
+    def __init__(self, onnx: bytes) -> None:
+        self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self.threads = f"OpenCV dnn, {cv2.getNumThreads()} thread(s) now"
+        # One network, its input and outputs its own state: two tables' threads (a house match's
+        # two boards) running it at once broke OpenCV's forward pass (an assertion on a buffer's shape).
+        self.lock = threading.Lock()
+
+    def __call__(self, blob: np.ndarray) -> list[np.ndarray]:
+        with self.lock:
+            self.net.setInput(blob)
+            return list(self.net.forward(list(OUTPUTS)))
+
+
+class _OnnxRuntimeNet:
+    """The network through onnxruntime, on as many threads as OpenCV is given (one in the
+    benchmark; the camera pipeline's share otherwise), never spinning while idle: the waiting
+    threads would take the core the rest of the reading needs. A session may be run by several
+    threads at once."""
+
+    def __init__(self, onnx: bytes, ort: Any) -> None:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, cv2.getNumThreads())
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(onnx, options, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+        self.threads = f"onnxruntime {ort.__version__}, {options.intra_op_num_threads} thread(s)"
+
+    def __call__(self, blob: np.ndarray) -> list[np.ndarray]:
+        return self.session.run(list(OUTPUTS), {self.input: blob})
+
+
+def _runtime(onnx: bytes) -> _OnnxRuntimeNet | _OpenCVNet:
+    """onnxruntime where it imports, else OpenCV's ``dnn`` (see the module's doc)."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return _OpenCVNet(onnx)
+    return _OnnxRuntimeNet(onnx, onnxruntime)
+
+
 @dataclass(frozen=True)
 class SquareModel:
-    net: cv2.dnn.Net
+    # The squares (N, 3, SIZE, SIZE) float32 in 0..1 -> the heads' logits and the embedding (OUTPUTS);
+    # ``net.threads`` says which runtime, on how many threads.
+    net: _OnnxRuntimeNet | _OpenCVNet = field(compare=False)
     letters: tuple[str, ...]
     temperatures: dict[str, float]
-    # One network, its input and outputs its own state: two tables' threads (a house match's two
-    # boards) running it at once broke OpenCV's forward pass (an assertion on a buffer's shape).
-    lock: threading.Lock = field(default_factory=threading.Lock, compare=False)
 
 
 @dataclass(frozen=True)
@@ -102,9 +149,7 @@ def load_square_model() -> SquareModel:
         onnx = data.joinpath("squares.onnx").read_bytes()
     except FileNotFoundError:
         raise CompanionError("the square model is missing (companion/vision/data/squares.onnx: `make model`)") from None
-    net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return SquareModel(net, tuple(meta["letters"]), dict(meta["temperatures"]))
+    return SquareModel(_runtime(onnx), tuple(meta["letters"]), dict(meta["temperatures"]))
 
 
 def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -122,9 +167,7 @@ def beliefs_of(squares: np.ndarray) -> Beliefs:
     if squares.shape[1:] != (SIZE, SIZE, 3):
         raise ValueError(f"squares of shape {squares.shape[1:]}, expected {(SIZE, SIZE, 3)}")
     blob = np.ascontiguousarray(squares.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
-    with model.lock:  # one cv2.dnn.Net is not to be run by two threads at once (a House match's two boards)
-        model.net.setInput(blob)
-        outs = dict(zip(OUTPUTS, model.net.forward(list(OUTPUTS))))
+    outs = dict(zip(OUTPUTS, model.net(blob)))
     t = model.temperatures
     return Beliefs(
         kind=softmax(outs["kind"], t["kind"]), letter=softmax(outs["letter"], t["letter"]),

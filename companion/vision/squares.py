@@ -37,6 +37,20 @@ def cut(
     k = SIZE / ((1 + 2 * RIM) * cell_px)
     # Shrink the whole board once (area-averaged: no aliasing), then cut each square from it.
     small = cv2.resize(rectified, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    if shift is None and scale is None:
+        # Where every cut starts on a whole pixel of the shrunk board and lies within it (the
+        # reader's own squares: 48 pixels a square shrunk by a half), the warp below only
+        # copies pixels: sliced instead, the same bytes in a fifth of the time.
+        # (A cut's first pixel: its middle, as below, less half the cut.)
+        ys = ((margin + np.arange(rows) + 0.5) * cell_px) * k - 0.5 - (SIZE / 2 - 0.5)
+        xs = ((margin + np.arange(cols) + 0.5) * cell_px) * k - 0.5 - (SIZE / 2 - 0.5)
+        y0, x0 = np.round(ys).astype(int), np.round(xs).astype(int)
+        whole = np.abs(ys - y0).max() < 1e-6 and np.abs(xs - x0).max() < 1e-6
+        if whole and min(y0.min(), x0.min()) >= 0 and y0.max() + SIZE <= small.shape[0] and x0.max() + SIZE <= small.shape[1]:
+            for i in range(n):
+                r, c = divmod(i, cols)
+                out[i] = small[y0[r] : y0[r] + SIZE, x0[c] : x0[c] + SIZE]
+            return out
     for i in range(n):
         r, c = divmod(i, cols)
         cx = ((margin + c + 0.5) * cell_px) * k - 0.5

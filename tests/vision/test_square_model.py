@@ -43,6 +43,17 @@ def test_each_cut_is_its_own_square_with_a_rim():
     assert tuple(squares[112, SIZE // 2, SIZE - 1]) == (7 * 16, 8 * 16, 200)
 
 
+def test_the_squares_sliced_are_the_squares_warped():
+    # The reader's own cut (every square on a whole pixel of the shrunk board) is sliced; with a
+    # shift, even of nothing, each square is warped: the same bytes, on a board of noise.
+    rng = np.random.default_rng(7)
+    for n in (15, 21):
+        side = int((n + 2 * MARGIN) * CELL_PX)
+        board = rng.integers(0, 256, (side, side, 3), np.uint8)
+        np.testing.assert_array_equal(cut(board, n, n, CELL_PX, MARGIN),
+                                      cut(board, n, n, CELL_PX, MARGIN, shift=np.zeros((n * n, 2))))
+
+
 def _sample():
     """Three scenes of seeds no training or validation drew (95000 on), cut through their true grid."""
     from companion.sim.render import render
@@ -131,3 +142,45 @@ def test_training_is_reproducible(tmp_path):
         net.setInput(x[:8].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
         outs.append(net.forward("letter"))
     np.testing.assert_allclose(outs[0], outs[1], atol=1e-5)
+
+
+def test_onnxruntime_and_opencv_read_the_squares_alike(monkeypatch):
+    # The network runs on onnxruntime, OpenCV's dnn where onnxruntime does not import: both
+    # give the same beliefs but for float rounding (docs/vision-speed.md).
+    import cv2
+
+    from companion.sim.render import render
+    from companion.sim.trainscene import training_scene
+    from companion.vision.model import OUTPUTS, _OnnxRuntimeNet, _OpenCVNet, _runtime
+
+    ort = pytest.importorskip("onnxruntime")
+    onnx = (ROOT / "companion" / "vision" / "data" / "squares.onnx").read_bytes()
+    spec = training_scene(np.random.default_rng(95003))
+    scene = render(spec, 95003)
+    x = cut(rectify(scene.image, scene.location, CELL_PX, MARGIN), 15, 15, CELL_PX, MARGIN)
+    blob = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
+    threads = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(1)
+        fast = _OnnxRuntimeNet(onnx, ort)
+    finally:
+        cv2.setNumThreads(threads)
+    assert fast.session.get_session_options().intra_op_num_threads == 1  # as many threads as OpenCV's
+    for name, a, b in zip(OUTPUTS, fast(blob), _OpenCVNet(onnx)(blob)):
+        np.testing.assert_allclose(a, b, atol=2e-4, err_msg=name)
+    assert isinstance(_runtime(onnx), _OnnxRuntimeNet)
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # not installed: import fails
+    assert isinstance(_runtime(onnx), _OpenCVNet)
+
+
+def test_two_threads_run_the_network_at_once_as_each_alone():
+    # Two tables' threads (a house match's two boards) read at once: each gets its own answer.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(11)
+    batches = [rng.integers(0, 256, (225, SIZE, SIZE, 3), np.uint8) for _ in range(4)]
+    alone = [beliefs_of(b).kind for b in batches]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda b: beliefs_of(b).kind, batches * 3))
+    for i, kind in enumerate(together):
+        np.testing.assert_array_equal(kind, alone[i % 4])

@@ -9,6 +9,8 @@ the board under its reference light (:func:`under_light`), which the tokens look
 from __future__ import annotations
 
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -139,27 +141,45 @@ def _best_box(body: np.ndarray, sides: range, m: int) -> tuple[float, int, np.nd
     and centre (x, y) in ``body``'s pixels."""
     n = body.shape[0]
     integral = cv2.integral(body.astype(np.float32), sdepth=cv2.CV_64F)
-    sizes = np.asarray(list(sides), np.int64)
+    sizes, s, x0, y0, ring, corners, penalty = _box_places(n, sides.start, sides.stop, sides.step, m)
+
+    def box(k: int) -> np.ndarray:
+        xa, ya, xb, yb = corners[k]
+        return integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
+
+    inside = box(0)
+    outer = box(1)
+    fit = inside / (s * s) - (outer - inside) / ((s + 2 * ring) ** 2 - s * s)
+    fit = fit - penalty
+    k, iy, ix = np.unravel_index(int(np.argmax(fit)), fit.shape)
+    side = int(sizes[k])
+    centre = np.array([x0[k, iy, ix] + side / 2.0, y0[k, iy, ix] + side / 2.0])
+    return float(fit[k, iy, ix]), side, centre
+
+
+@lru_cache(maxsize=32)
+def _box_places(n: int, start: int, stop: int, step: int, m: int) -> tuple[np.ndarray, ...]:
+    """:func:`_best_box`'s boxes in a crop ``n`` pixels wide, the same for every face of a
+    board: each size (``range(start, stop, step)``) at each place, their rings, the corners of
+    the box and of the box with its ring (clipped to the crop), and the penalty for lying off
+    the middle."""
+    sizes = np.arange(start, stop, step, dtype=np.int64)
     offs = np.arange(-m, m + 1)
     s = sizes[:, None, None]
     x0 = np.round((n - 1) / 2.0 - s / 2.0 + offs[None, None, :]).astype(np.int64) + 0 * offs[None, :, None]
     y0 = np.round((n - 1) / 2.0 - s / 2.0 + offs[None, :, None]).astype(np.int64) + 0 * offs[None, None, :]
     ring = np.maximum(2, np.round(0.06 * s)).astype(np.int64)
 
-    def box(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> np.ndarray:
-        # (np.clip's own overhead is most of its cost on these few whole numbers)
+    def clipped(xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> tuple[np.ndarray, ...]:
         xa, xb = np.minimum(np.maximum(xa, 0), n), np.minimum(np.maximum(xb, 0), n)
         ya, yb = np.minimum(np.maximum(ya, 0), n), np.minimum(np.maximum(yb, 0), n)
-        return integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
+        return xa, ya, xb, yb
 
-    inside = box(x0, y0, x0 + s, y0 + s)
-    outer = box(x0 - ring, y0 - ring, x0 + s + ring, y0 + s + ring)
-    fit = inside / (s * s) - (outer - inside) / ((s + 2 * ring) ** 2 - s * s)
-    fit = fit - 0.15 * (offs[None, :, None] ** 2 + offs[None, None, :] ** 2) / max(m * m, 1)
-    k, iy, ix = np.unravel_index(int(np.argmax(fit)), fit.shape)
-    side = int(sizes[k])
-    centre = np.array([x0[k, iy, ix] + side / 2.0, y0[k, iy, ix] + side / 2.0])
-    return float(fit[k, iy, ix]), side, centre
+    corners = (clipped(x0, y0, x0 + s, y0 + s), clipped(x0 - ring, y0 - ring, x0 + s + ring, y0 + s + ring))
+    penalty = 0.15 * (offs[None, :, None] ** 2 + offs[None, None, :] ** 2) / max(m * m, 1)
+    for a in (sizes, s, x0, y0, ring, penalty, *corners[0], *corners[1]):
+        a.flags.writeable = False  # (shared by every call)
+    return sizes, s, x0, y0, ring, corners, penalty
 
 
 def _face_fit(ev: Evidence, kind: int, rc: tuple[int, int], centre: np.ndarray, sides: range, m: int = 4,
