@@ -30,6 +30,7 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
+from bench import one_core
 from bench.vision import SHARED, percentile
 
 SCENES = 60
@@ -192,7 +193,7 @@ def real() -> dict[str, Any]:
 
 
 def run() -> dict[str, Any]:
-    cv2.setNumThreads(1)
+    one_core()  # its times are one core's, as bench.vision's are
     return {"stranger": stranger(), "real": real()}
 
 
@@ -200,7 +201,7 @@ if __name__ == "__main__":
     # python -m bench.finder sweep [N [SEED0]] OUT.json: the development sweep, one row a photo.
     if len(sys.argv) < 3 or sys.argv[1] != "sweep":
         sys.exit("usage: python -m bench.finder sweep [N [SEED0]] OUT.json")
-    cv2.setNumThreads(1)
+    one_core()
     nums = [int(a) for a in sys.argv[2:-1]]
     result = sweep(*nums)
     Path(sys.argv[-1]).write_text(json.dumps(result, indent=0))
