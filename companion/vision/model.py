@@ -258,13 +258,15 @@ def read_squares_fields(
     rectified: np.ndarray, rules: Sequence[CellReading], rows: int, cols: int, cell_px: int, margin: float,
     tileset: TileSet, mode: str = SQUARE_READER, backs_known: bool = False,
     run: tuple[np.ndarray, Beliefs] | None = None, adapted: Any = None, loose: np.ndarray | None = None,
+    outlined: np.ndarray | None = None,
 ) -> tuple[list[CellReading], dict[str, Any] | None]:
     """:func:`read_squares`, and for ``calibrated`` each field's probability of being right per
     square (:data:`companion.vision.confidence.FIELDS`), the ``evidence`` they came from and the
     ``witnesses`` it was made of (``backs_known``: the profile knows the sets' backs;
     ``adapted``: the adaptation's :class:`companion.vision.adapt.Adapted` when the rules'
     answers are its; ``loose``: the squares whose colour says empty only loosely,
-    :func:`companion.vision.cells.kinds.loose_empty`). ``run``: :func:`network_run` of the same squares when made already
+    :func:`companion.vision.cells.kinds.loose_empty`, and ``outlined`` those of them whose outline
+    is a tile's, :func:`companion.vision.cells.shapes._outlined`). ``run``: :func:`network_run` of the same squares when made already
     (several readers of one photo share the network's one run)."""
     if mode not in SQUARE_READERS:
         raise CompanionError(f"unknown square reader {mode!r} (known: {', '.join(SQUARE_READERS)})")
@@ -282,7 +284,7 @@ def read_squares_fields(
             cells, fields = switch_kinds(cells, fields, net, beliefs, tileset)
         if loose is not None:
             # Read empty where the colour and the network each doubt it a little: asked about.
-            unsure = unsure_empty(cells, loose, beliefs)
+            unsure = unsure_empty(cells, loose, beliefs, outlined)
             if unsure.any():
                 cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
                          for i, c in enumerate(cells)]

@@ -87,14 +87,20 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
 NET_BODY = 0.05
 
 
-def unsure_empty(cells: Sequence[CellReading], loose: np.ndarray, beliefs: Any) -> np.ndarray:
-    """(N,) squares read empty where both witnesses doubt it a little and neither enough to
-    say otherwise: the rules' colour fits the empty look only loosely (``loose``, row-major:
-    :func:`companion.vision.cells.kinds.loose_empty`) and the network believes in a tile there
-    at least :data:`NET_BODY`. A face-down tile of nearly its square's colour shows just that:
-    its colour a little off the square's (its own, or the profile's back's beside it), its body
-    a little seen. Each alone is common on empty squares (a lamp's gradient, a neighbour's
-    shadow); together they are the backs the reader read empty surely (docs/vision-backs.md)."""
+def unsure_empty(cells: Sequence[CellReading], loose: np.ndarray, beliefs: Any,
+                 outlined: np.ndarray | None = None) -> np.ndarray:
+    """(N,) squares read empty where the colour doubts it a little and a tile's body is seen
+    a little: the rules' colour fits the empty look only loosely (``loose``, row-major:
+    :func:`companion.vision.cells.kinds.loose_empty`), and the network believes in a tile there
+    at least :data:`NET_BODY` or the square's outline stands out from its print's empty
+    squares' (``outlined``: :func:`companion.vision.cells.shapes._outlined`). A face-down tile
+    of nearly its square's colour shows just that: its colour a little off the square's (its
+    own, or the profile's back's beside it), its body a little seen. Each alone is common on
+    empty squares (a lamp's gradient, a neighbour's shadow); together they are the backs the
+    reader read empty surely (docs/vision-backs.md)."""
     empty = np.array([c.kind == "empty" for c in cells])
     tile = 1.0 - np.asarray(beliefs.kind)[:, _EMPTY]
-    return empty & np.asarray(loose, bool).ravel() & (tile >= NET_BODY)
+    body = tile >= NET_BODY
+    if outlined is not None:
+        body |= np.asarray(outlined, bool).ravel()
+    return empty & np.asarray(loose, bool).ravel() & body
