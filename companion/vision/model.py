@@ -265,9 +265,10 @@ def read_squares_fields(
     ``witnesses`` it was made of (``backs_known``: the profile knows the sets' backs;
     ``adapted``: the adaptation's :class:`companion.vision.adapt.Adapted` when the rules'
     answers are its; ``loose``: the squares whose colour says empty only loosely,
-    :func:`companion.vision.cells.kinds.loose_empty`, and ``outlined`` those of them whose outline
-    is a tile's, :func:`companion.vision.cells.shapes._outlined`). ``run``: :func:`network_run` of the same squares when made already
-    (several readers of one photo share the network's one run)."""
+    :func:`companion.vision.cells.kinds.loose_empty`, and ``outlined`` those of them whose
+    outline is a tile's, :func:`companion.vision.cells.shapes._outlined`). ``run``:
+    :func:`network_run` of the same squares when made already (several readers of one photo
+    share the network's one run)."""
     if mode not in SQUARE_READERS:
         raise CompanionError(f"unknown square reader {mode!r} (known: {', '.join(SQUARE_READERS)})")
     if mode == "rules":

@@ -78,7 +78,6 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
     return out, changed
 
 
-
 # The network's belief in a tile (face up or down) at which, where the rules' colour says
 # "empty" only loosely, the square is asked about: one in twenty. An empty square the network
 # sees as plainly empty has under a thousandth (half of them under a ten-thousandth on the

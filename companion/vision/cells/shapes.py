@@ -93,20 +93,18 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     if tile_ref.sum() < _LEAST_REFS or (empty_ref & inner).sum() < _LEAST_REFS:
         return out
 
-    spread = _spread_refs
-
     # Faces of the set the square would be (a pale face's outline shows less contrast than
     # a dark one's on the same board), or of any set when that one has too few letters.
     sets = ev.tile_set
     tiles = {}
     for j in np.unique(sets[ask]):
         mine = tile_ref & (sets == j)
-        tiles[int(j)] = spread(mine if mine.sum() >= _LEAST_REFS else tile_ref)
+        tiles[int(j)] = _spread_refs(mine if mine.sum() >= _LEAST_REFS else tile_ref)
     empties = {}
     for k in np.unique(classes[ask]):
         mine = empty_ref & (classes == k)
         if mine.sum() >= _LEAST_REFS:
-            empties[int(k)] = spread(mine)
+            empties[int(k)] = _spread_refs(mine)
         else:
             # Too few squares of this print known empty (a premium under tiles): a print's
             # own edges and lines are unlike another's, so nothing to compare with.
