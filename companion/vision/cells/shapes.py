@@ -100,15 +100,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     for j in np.unique(sets[ask]):
         mine = tile_ref & (sets == j)
         tiles[int(j)] = _spread_refs(mine if mine.sum() >= _LEAST_REFS else tile_ref)
-    empties = {}
-    for k in np.unique(classes[ask]):
-        mine = empty_ref & (classes == k)
-        if mine.sum() >= _LEAST_REFS:
-            empties[int(k)] = _spread_refs(mine)
-        else:
-            # Too few squares of this print known empty (a premium under tiles): a print's
-            # own edges and lines are unlike another's, so nothing to compare with.
-            ask &= classes != k
+    empties, ask = _empty_refs(empty_ref, classes, ask)
     if not ask.any():
         return out
     asked = np.argwhere(ask)
@@ -145,6 +137,22 @@ def _spread_refs(mask: np.ndarray) -> np.ndarray:
     """Up to ``_OUTLINE_REFS`` squares of ``mask``, evenly over the board."""
     at = np.argwhere(mask)
     return at[np.linspace(0, len(at) - 1, min(len(at), _OUTLINE_REFS)).round().astype(int)]
+
+
+def _empty_refs(empty_ref: np.ndarray, classes: np.ndarray, ask: np.ndarray
+                ) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """The empty squares (``empty_ref``) each asked square's class (``classes``) is compared
+    with, by class (:func:`_spread_refs`); and ``ask`` less the squares of a class with too few
+    (a premium under tiles): a print's own edges and lines are unlike another's, so nothing
+    to compare with."""
+    refs = {}
+    for k in np.unique(classes[ask]):
+        mine = empty_ref & (classes == k)
+        if mine.sum() >= _LEAST_REFS:
+            refs[int(k)] = _spread_refs(mine)
+        else:
+            ask = ask & (classes != k)
+    return refs, ask
 
 
 def _outline_at(grey: np.ndarray, geo: Geometry, squares: np.ndarray) -> np.ndarray:
@@ -192,13 +200,7 @@ def _outlined(ev: Evidence, geo: Geometry, scores: np.ndarray, ask: np.ndarray) 
     inner[1:-1, 1:-1] = True
     classes = 2 * _shape_classes(ev)[0] + ~inner
     empty_ref = (ev.glyph_at < 0) & (softmax(scores)[..., 0] > 0.9) & ~ask
-    refs = {}
-    for k in np.unique(classes[ask]):
-        mine = empty_ref & (classes == k)
-        if mine.sum() >= _LEAST_REFS:
-            refs[int(k)] = _spread_refs(mine)
-        else:
-            ask = ask & (classes != k)  # too few of its print known empty: nothing to compare with
+    refs, ask = _empty_refs(empty_ref, classes, ask)
     if not refs or not ask.any():
         return out
     asked = np.argwhere(ask)
