@@ -44,7 +44,7 @@ import numpy as np
 from companion.core.errors import CompanionError
 from companion.core.tiles import TileSet
 from companion.vision.confidence import Witnesses, calibrate_cells, evidence
-from companion.vision.plain_kinds import plain_kinds
+from companion.vision.plain_kinds import plain_kinds, unsure_empty
 from companion.vision.reading import BLANK_FACE, BLANK_TURN, KINDS, ROTATIONS, CellReading
 from companion.vision.squares import SIZE, cut
 
@@ -300,14 +300,18 @@ def read_squares(
 def read_squares_fields(
     rectified: np.ndarray, rules: Sequence[CellReading], rows: int, cols: int, cell_px: int, margin: float,
     tileset: TileSet, mode: str = SQUARE_READER, backs_known: bool = False,
-    run: tuple[np.ndarray, Beliefs] | None = None, adapted: Any = None,
+    run: tuple[np.ndarray, Beliefs] | None = None, adapted: Any = None, loose: np.ndarray | None = None,
+    outlined: np.ndarray | None = None,
 ) -> tuple[list[CellReading], dict[str, Any] | None]:
     """:func:`read_squares`, and for ``calibrated`` each field's probability of being right per
     square (:data:`companion.vision.confidence.FIELDS`), the ``evidence`` they came from and the
     ``witnesses`` it was made of (``backs_known``: the profile knows the sets' backs;
     ``adapted``: the adaptation's :class:`companion.vision.adapt.Adapted` when the rules'
-    answers are its). ``run``: :func:`network_run` of the same squares when made already
-    (several readers of one photo share the network's one run)."""
+    answers are its; ``loose``: the squares whose colour says empty only loosely,
+    :func:`companion.vision.cells.kinds.loose_empty`, and ``outlined`` those of them whose
+    outline is a tile's, :func:`companion.vision.cells.shapes._outlined`). ``run``:
+    :func:`network_run` of the same squares when made already (several readers of one photo
+    share the network's one run)."""
     if mode not in SQUARE_READERS:
         raise CompanionError(f"unknown square reader {mode!r} (known: {', '.join(SQUARE_READERS)})")
     if mode == "rules":
@@ -322,6 +326,14 @@ def read_squares_fields(
         if (fields["kind"] < KIND_SWITCH).any():
             net = model_cells(beliefs, rows, cols, tileset, rules, squares)
             cells, fields = switch_kinds(cells, fields, net, beliefs, tileset)
+        if loose is not None:
+            # Read empty where the colour and the network each doubt it a little: asked about.
+            unsure = unsure_empty(cells, loose, beliefs, outlined)
+            if unsure.any():
+                cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
+                         for i, c in enumerate(cells)]
+                fields = {**fields, **{f: np.where(unsure, np.minimum(fields[f], DISAGREE_CAP), fields[f])
+                                       for f in ("kind", "square")}}
         return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None

@@ -77,3 +77,29 @@ def plain_kinds(rules: Sequence[CellReading], beliefs: Any, squares: np.ndarray 
         changed.append(i)
     return out, changed
 
+
+# The network's belief in a tile (face up or down) at which, where the rules' colour says
+# "empty" only loosely, the square is asked about: one in twenty. An empty square the network
+# sees as plainly empty has under a thousandth (half of them under a ten-thousandth on the
+# development scenes); a back of nearly its square's colour that it takes for empty keeps a
+# tenth or so (docs/vision-backs.md).
+NET_BODY = 0.05
+
+
+def unsure_empty(cells: Sequence[CellReading], loose: np.ndarray, beliefs: Any,
+                 outlined: np.ndarray | None = None) -> np.ndarray:
+    """(N,) squares read empty where the colour doubts it a little and a tile's body is seen
+    a little: the rules' colour fits the empty look only loosely (``loose``, row-major:
+    :func:`companion.vision.cells.kinds.loose_empty`), and the network believes in a tile there
+    at least :data:`NET_BODY` or the square's outline stands out from its print's empty
+    squares' (``outlined``: :func:`companion.vision.cells.shapes._outlined`). A face-down tile
+    of nearly its square's colour shows just that: its colour a little off the square's (its
+    own, or the profile's back's beside it), its body a little seen. Each alone is common on
+    empty squares (a lamp's gradient, a neighbour's shadow); together they are the backs the
+    reader read empty surely (docs/vision-backs.md)."""
+    empty = np.array([c.kind == "empty" for c in cells])
+    tile = 1.0 - np.asarray(beliefs.kind)[:, _EMPTY]
+    body = tile >= NET_BODY
+    if outlined is not None:
+        body |= np.asarray(outlined, bool).ravel()
+    return empty & np.asarray(loose, bool).ravel() & body

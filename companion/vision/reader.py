@@ -151,7 +151,8 @@ def read_board(
         if run is None and mode in SQUARE_READERS and mode != "rules":
             run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
         cells, fields = read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known,
-                                            run=run, adapted=adapted)
+                                            run=run, adapted=adapted, loose=found.evidence.extra.get("loose_empty"),
+                                            outlined=found.evidence.extra.get("outlined"))
         # Where the profile's reading and the one without it parted and nothing settled it, the
         # square stays asked about whatever the square reader makes of it: split evidence is
         # never guessed (the calibrator sees the doubt too, and lowers what it may).

@@ -67,6 +67,27 @@ def kind_scores(ev: Evidence) -> np.ndarray:
     return out
 
 
+# A square whose colour lies farther than this from its empty look (in spreads) fits it only
+# loosely: a back of nearly the square's colour (a dark green back on a green square under a
+# lamp's gradient) lies there, and so does an empty square the light found only roughly.
+LOOSE_SPREADS = 2.0
+# ... or where a held kind fits within this (log-likelihood) of the empty kind: a profile's back
+# whose colour is near the square's.
+LOOSE_MARGIN = 1.0
+
+
+def loose_empty(scores: np.ndarray, lettered: np.ndarray) -> np.ndarray:
+    """(R, C) squares without a letter-like glyph whose colour says "empty" only loosely: more
+    than ``LOOSE_SPREADS`` spreads from the square's empty look, or a face's or back's colour
+    fitting within ``LOOSE_MARGIN`` of it. Colour alone cannot tell a back of nearly the
+    square's colour from the square itself; what the rules' belief (the kinds' softmax, where
+    no back's colour is known only empty against the outlier) does not say, this does: the
+    reader asks about such a square where the network sees some tile body too
+    (:func:`companion.vision.plain_kinds.unsure_empty`)."""
+    fit = scores[..., 0]
+    return ~lettered & ((fit < -0.5 * LOOSE_SPREADS**2) | (scores[..., 1:3].max(-1) > fit - LOOSE_MARGIN))
+
+
 def _glared_face(ev: Evidence) -> np.ndarray:
     """(R, C) Lab distance of a lettered face's body (a letter on a tile's body) to the
     nearest set's colour mixed towards white, as a lamp's glare mixes it

@@ -21,7 +21,7 @@ from companion.vision.cells.faces import _faces, _full_face_size
 from companion.vision.cells.gather import gather_evidence
 from companion.vision.cells.geometry import CELL_PX, MARGIN, Geometry, _check, half_board
 from companion.vision.cells.inks import _cap_height, _faces_apart, _read_inks, _turned_faces
-from companion.vision.cells.kinds import _glare_explained, _glare_kinds, _shade_explained, kind_scores
+from companion.vision.cells.kinds import _glare_explained, _glare_kinds, _shade_explained, kind_scores, loose_empty
 from companion.vision.cells.premium_print import _print_shown
 from companion.vision.cells.set_passes import (
     _backs_under_glare,
@@ -30,7 +30,7 @@ from companion.vision.cells.set_passes import (
     _sets_by_ink,
     _sets_under_glare,
 )
-from companion.vision.cells.shapes import _outline_evidence, _rim_evidence
+from companion.vision.cells.shapes import _outline_evidence, _outlined, _rim_evidence
 from companion.vision.cells.stats import square_stats
 from companion.vision.cells.tokens import find_tokens
 from companion.vision.colour import bgr_to_rgb
@@ -91,6 +91,12 @@ def read_board_cells(
     scores[..., 1] += rims
     ev.extra["rims"] = rims
     _shade_explained(ev, scores)
+    # Where the colour only loosely says "empty" (docs/vision-backs.md): the calibrated reader
+    # asks about such a square where the network sees some tile body there too, or where its
+    # outline stands out from its print's empty squares'.
+    loose = loose_empty(scores, ev.glyph_at >= 0)
+    ev.extra["loose_empty"] = loose
+    ev.extra["outlined"] = _outlined(ev, geo, scores, loose)
     probs = softmax(scores)
     kind_idx = _glare_kinds(ev, scores)
     shown = _print_shown(ev, geo, kind_idx)

@@ -73,7 +73,7 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     edge (the outline's features are alike on each side: its corners' mean and second weakest).
     Where something stands at each of a square's corners, its vote against a face is small
     (:func:`_corners_hidden`)."""
-    from companion.vision.outline import edge_maps, outline_features, outline_llr
+    from companion.vision.outline import outline_llr
 
     R, C = ev.d_empty.shape
     out = np.zeros((R, C), np.float32)
@@ -93,46 +93,22 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     if tile_ref.sum() < _LEAST_REFS or (empty_ref & inner).sum() < _LEAST_REFS:
         return out
 
-    def spread(mask: np.ndarray) -> np.ndarray:
-        at = np.argwhere(mask)
-        return at[np.linspace(0, len(at) - 1, min(len(at), _OUTLINE_REFS)).round().astype(int)]
-
     # Faces of the set the square would be (a pale face's outline shows less contrast than
     # a dark one's on the same board), or of any set when that one has too few letters.
     sets = ev.tile_set
     tiles = {}
     for j in np.unique(sets[ask]):
         mine = tile_ref & (sets == j)
-        tiles[int(j)] = spread(mine if mine.sum() >= _LEAST_REFS else tile_ref)
-    empties = {}
-    for k in np.unique(classes[ask]):
-        mine = empty_ref & (classes == k)
-        if mine.sum() >= _LEAST_REFS:
-            empties[int(k)] = spread(mine)
-        else:
-            # Too few squares of this print known empty (a premium under tiles): a print's
-            # own edges and lines are unlike another's, so nothing to compare with.
-            ask &= classes != k
+        tiles[int(j)] = _spread_refs(mine if mine.sum() >= _LEAST_REFS else tile_ref)
+    empties, ask = _empty_refs(empty_ref, classes, ask)
     if not ask.any():
         return out
     asked = np.argwhere(ask)
     tiles = {j: t for j, t in tiles.items() if j in set(sets[ask].tolist())}
-    squares = np.concatenate([asked, *tiles.values(), *empties.values()])
     grey = cv2.cvtColor(ev.extra["rectified"], cv2.COLOR_BGR2GRAY)
     p = geo.cell_px
     o = int(round(geo.origin))
-    # Only the part of the board the squares measured lie in needs its gradients.
-    y0 = max(0, o + int(squares[:, 0].min()) * p - p)
-    x0 = max(0, o + int(squares[:, 1].min()) * p - p)
-    y1 = min(grey.shape[0], o + (int(squares[:, 0].max()) + 2) * p)
-    x1 = min(grey.shape[1], o + (int(squares[:, 1].max()) + 2) * p)
-    gx, gy = edge_maps(grey[y0:y1, x0:x1])
-    cx, cy = geo.centre(squares[:, 0], squares[:, 1])
-    cx, cy = cx - x0, cy - y0
-    q = p // 4  # the middle half of a square: its level
-    level = np.array([np.median(grey[y0 + int(y) - q : y0 + int(y) + q, x0 + int(x) - q : x0 + int(x) + q])
-                      for x, y in zip(cx, cy)], np.float32)
-    feats = outline_features(gx, gy, level, cx.astype(np.float32), cy.astype(np.float32), p, 0.94 * p)
+    feats = _outline_at(grey, geo, np.concatenate([asked, *tiles.values(), *empties.values()]))
     start = len(asked)
     f_tiles, f_empties = {}, {}
     for refs, got in ((tiles, f_tiles), (empties, f_empties)):
@@ -154,6 +130,92 @@ def _outline_evidence(ev: Evidence, geo: Geometry, scores: np.ndarray) -> np.nda
     hidden = _corners_hidden(scores.argmax(-1) != 0)
     out = np.where(hidden, np.maximum(out, -_HIDDEN_CORNERS), out)
     scores[..., 1] += out
+    return out
+
+
+def _spread_refs(mask: np.ndarray) -> np.ndarray:
+    """Up to ``_OUTLINE_REFS`` squares of ``mask``, evenly over the board."""
+    at = np.argwhere(mask)
+    return at[np.linspace(0, len(at) - 1, min(len(at), _OUTLINE_REFS)).round().astype(int)]
+
+
+def _empty_refs(empty_ref: np.ndarray, classes: np.ndarray, ask: np.ndarray
+                ) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """The empty squares (``empty_ref``) each asked square's class (``classes``) is compared
+    with, by class (:func:`_spread_refs`); and ``ask`` less the squares of a class with too few
+    (a premium under tiles): a print's own edges and lines are unlike another's, so nothing
+    to compare with."""
+    refs = {}
+    for k in np.unique(classes[ask]):
+        mine = empty_ref & (classes == k)
+        if mine.sum() >= _LEAST_REFS:
+            refs[int(k)] = _spread_refs(mine)
+        else:
+            ask = ask & (classes != k)
+    return refs, ask
+
+
+def _outline_at(grey: np.ndarray, geo: Geometry, squares: np.ndarray) -> np.ndarray:
+    """(N, 2) :func:`companion.vision.outline.outline_features` of ``squares`` ((N, 2) rows and
+    columns) on the rectified board's grey picture, each relative to its own middle's level."""
+    from companion.vision.outline import edge_maps, outline_features
+
+    p = geo.cell_px
+    o = int(round(geo.origin))
+    # Only the part of the board the squares measured lie in needs its gradients.
+    y0 = max(0, o + int(squares[:, 0].min()) * p - p)
+    x0 = max(0, o + int(squares[:, 1].min()) * p - p)
+    y1 = min(grey.shape[0], o + (int(squares[:, 0].max()) + 2) * p)
+    x1 = min(grey.shape[1], o + (int(squares[:, 1].max()) + 2) * p)
+    gx, gy = edge_maps(grey[y0:y1, x0:x1])
+    cx, cy = geo.centre(squares[:, 0], squares[:, 1])
+    cx, cy = cx - x0, cy - y0
+    q = p // 4  # the middle half of a square: its level
+    level = np.array([np.median(grey[y0 + int(y) - q : y0 + int(y) + q, x0 + int(x) - q : x0 + int(x) + q])
+                      for x, y in zip(cx, cy)], np.float32)
+    return outline_features(gx, gy, level, cx.astype(np.float32), cy.astype(np.float32), p, 0.94 * p)
+
+
+_OUTLINED_Z = 4.0  # robust spreads above its print's empty squares at which a square's outline is a tile's
+_OUTLINED_SPREAD = 0.1  # log units: a spread of the empty squares' outlines never taken as narrower
+
+
+def _outlined(ev: Evidence, geo: Geometry, scores: np.ndarray, ask: np.ndarray) -> np.ndarray:
+    """(R, C) squares of ``ask`` whose outline (:mod:`companion.vision.outline`: the rounded
+    corners of a face-sized box, both its corners' mean and its second weakest) stands out
+    from this photo's empty squares of the same print and place (inner, or on the edge), by
+    at least ``_OUTLINED_Z`` of their own robust spread: a tile's body, whatever its colour.
+
+    Unlike :func:`_outline_evidence` this weighs no lettered face: a back of nearly its
+    square's colour shows its corners by its bevel and its shadow only, far less than a face
+    of another colour than the board, and its ribs are unlike a face's; but it shows them
+    where an empty square shows straight grid lines running through its corners. So the
+    square is compared with empty squares alone, one-sided. A neighbour's shadow or overhang
+    reaches a corner or two, rarely all: the second weakest corner must stand out too, by
+    half as much (a token, a neighbour's overhang may hide one)."""
+    out = np.zeros(ask.shape, bool)
+    if not ask.any():
+        return out
+    inner = np.zeros(ask.shape, bool)
+    inner[1:-1, 1:-1] = True
+    classes = 2 * _shape_classes(ev)[0] + ~inner
+    empty_ref = (ev.glyph_at < 0) & (softmax(scores)[..., 0] > 0.9) & ~ask
+    refs, ask = _empty_refs(empty_ref, classes, ask)
+    if not refs or not ask.any():
+        return out
+    asked = np.argwhere(ask)
+    grey = cv2.cvtColor(ev.extra["rectified"], cv2.COLOR_BGR2GRAY)
+    feats = _outline_at(grey, geo, np.concatenate([asked, *refs.values()]))
+    start, ref_feats = len(asked), {}
+    for k, at in refs.items():
+        ref_feats[k] = feats[start : start + len(at)]
+        start += len(at)
+    for n, (r, c) in enumerate(asked):
+        e = ref_feats[int(classes[r, c])]
+        mid = np.median(e, axis=0)
+        spread = np.maximum(1.4826 * np.median(np.abs(e - mid), axis=0), _OUTLINED_SPREAD)
+        z = (feats[n] - mid) / spread
+        out[r, c] = bool(z[0] >= _OUTLINED_Z and z[1] >= _OUTLINED_Z / 2)
     return out
 
 
