@@ -197,13 +197,47 @@ def corner_discs(
 # (the corner is left bare), the face's rounded corner is one on its outward side only, and a
 # stroke crosses a ring's rays in two places, not in all of them.
 _RING_RAYS = tuple((float(np.cos(a)), float(np.sin(a))) for a in np.arange(8) * np.pi / 4)
-_RING_RADII = (0.7, 0.85, 1.0)  # token radii where a token's rim is looked for along each ray
+# Token radii where a token's rim is looked for along each ray, sampled between pixels: the rim
+# is a pixel or less across, and a sample rounded to the nearest pixel misses it on the
+# diagonal rays (a black token's light rim on a black tile scored 2.3 so, 7.3 sampled finely).
+_RING_RADII = (0.6, 0.7, 0.8, 0.9, 1.0, 1.1)
 _RING_OUT = 1.5  # token radii from its middle to the face beyond the rim (inward rays only)
 # The least rim (colour_distance from both sides on every ray, less its unevenness) that leaves a
-# square in doubt. Measured on the development strangers (seeds 52000-52079): 6 of 18 tokens of
-# the face's own colour reach it and none of 3,056 bare corners (the most 3.8); on the real
-# photos none of 6,672 corners (the most 3.7, on a scrabscrap tile).
-_RING_DOUBT = 4.0
+# square in doubt by itself. Measured without a profile (docs/vision-tokens.md): on the
+# development strangers (seeds 52000-52079) 9 of the 21 tokens on face-up tiles read bare reach
+# it and none of 3,015 bare tiles (the most 3.8); on the 80 labelled real photos none of 3,323
+# tiles (the most 1.6), on the detector project's wooden tiles none of 3,331 (the most 4.3).
+_RING_DOUBT = 4.5
+# A fainter ring is doubt where the learned network believes in a token there too: two weak
+# witnesses that fail apart (the network believes in tokens on wooden tiles' grain and on real
+# photos' glints; a faint ring is a bare corner's texture as often as a token's rim) and agree
+# on tokens of the face's own colour. On the same tiles: of the bare development tiles none has
+# both, of the 21 tokens 10; no tile of the real photos, 3 of the detector project's.
+_RING_BELIEVED = 1.0
+_TOKEN_BELIEVED = 0.5  # the network's probability of a token that counts as believing in one
+
+
+def token_in_doubt(rim: np.ndarray, p_token: np.ndarray | None) -> np.ndarray:
+    """The squares read without a token that may hold one of their face's colour: their corner's
+    ring (``rim``, as ``ev.extra["token_rim"]`` holds it, -inf where none was looked for)
+    clear enough alone, or fainter where the network's probability of a token (``p_token``,
+    same shape; None where the network did not run) believes in one too."""
+    doubt = rim > _RING_DOUBT
+    if p_token is not None:
+        doubt |= (rim > _RING_BELIEVED) & (p_token >= _TOKEN_BELIEVED)
+    return doubt
+
+
+def _bilinear(img: np.ndarray, k: np.ndarray, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``img[k, y, x]`` of a stack of pictures (n, h, w, c) at fractional ``y``, ``x`` (clipped to
+    the picture), interpolated between the four pixels about each."""
+    h, w = img.shape[1:3]
+    y = np.clip(y, 0, h - 1.001)
+    x = np.clip(x, 0, w - 1.001)
+    y0, x0 = np.floor(y).astype(int), np.floor(x).astype(int)
+    fy, fx = (y - y0)[..., None], (x - x0)[..., None]
+    return ((1 - fy) * ((1 - fx) * img[k, y0, x0] + fx * img[k, y0, x0 + 1])
+            + fy * ((1 - fx) * img[k, y0 + 1, x0] + fx * img[k, y0 + 1, x0 + 1]))
 
 
 def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int,
@@ -242,8 +276,7 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
         if on_face.any():
             least = np.where(on_face & (colour_distance(beyond, face) > _TOKEN_FOREIGN), 0.0, least)
         for f in _RING_RADII:
-            dy, dx = int(round(f * radius_px * uy)), int(round(f * radius_px * ux))
-            sample = labs[k, np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+            sample = _bilinear(labs, k, ys + f * radius_px * uy, xs + f * radius_px * ux)
             contrast = colour_distance(sample, middle)
             contrast = np.where(on_face, np.minimum(contrast, colour_distance(sample, beyond)), contrast)
             better = contrast > rim
