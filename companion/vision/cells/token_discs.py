@@ -211,10 +211,11 @@ _RING_DOUBT = 4.5
 # A fainter ring is doubt where the learned network believes in a token there too: two weak
 # witnesses that fail apart (the network believes in tokens on wooden tiles' grain and on real
 # photos' glints; a faint ring is a bare corner's texture as often as a token's rim) and agree
-# on tokens of the face's own colour. On the same tiles: of the bare development tiles none has
-# both, of the 21 tokens 10; no tile of the real photos, 3 of the detector project's.
+# on tokens of the face's own colour. On the same tiles, with the network giving a token one
+# chance in four or more: of the bare development tiles none has both, of the 21 tokens 13; no
+# tile of the real photos, 3 of the detector project's (as many as at one chance in two).
 _RING_BELIEVED = 1.0
-_TOKEN_BELIEVED = 0.5  # the network's probability of a token that counts as believing in one
+_TOKEN_BELIEVED = 0.25  # the network's probability of a token that counts as believing in one
 
 
 def token_in_doubt(rim: np.ndarray, p_token: np.ndarray | None) -> np.ndarray:
@@ -228,18 +229,6 @@ def token_in_doubt(rim: np.ndarray, p_token: np.ndarray | None) -> np.ndarray:
     return doubt
 
 
-def _bilinear(img: np.ndarray, k: np.ndarray, y: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``img[k, y, x]`` of a stack of pictures (n, h, w, c) at fractional ``y``, ``x`` (clipped to
-    the picture), interpolated between the four pixels about each."""
-    h, w = img.shape[1:3]
-    y = np.clip(y, 0, h - 1.001)
-    x = np.clip(x, 0, w - 1.001)
-    y0, x0 = np.floor(y).astype(int), np.floor(x).astype(int)
-    fy, fx = (y - y0)[..., None], (x - x0)[..., None]
-    return ((1 - fy) * ((1 - fx) * img[k, y0, x0] + fx * img[k, y0, x0 + 1])
-            + fy * ((1 - fx) * img[k, y0 + 1, x0] + fx * img[k, y0 + 1, x0 + 1]))
-
-
 def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int,
                  body: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How much a face's corner shows a token's rim, for a stack of Lab crops (n, h, w, 3): at
@@ -251,14 +240,37 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     is :func:`corner_discs`' to find: here the middle and the face past the rim are of the
     face's own colour (``body``, Lab (n, 3)): a middle in the gap beside the face, ringed by
     faces' edges, is none. Returns x, y and that score (n,) at each crop's best middle."""
-    n, h, w = labs.shape[:3]
+    n = labs.shape[0]
     around = np.stack([cv2.blur(x, (3, 3)) for x in labs])
     span = np.arange(-reach, reach + 1)
-    ys = np.clip(np.rint(at[:, 1]).astype(int)[:, None, None] + span[None, :, None], 0, h - 1)
-    xs = np.clip(np.rint(at[:, 0]).astype(int)[:, None, None] + span[None, None, :], 0, w - 1)
-    ys, xs = np.broadcast_arrays(ys, xs)
-    k = np.arange(n)[:, None, None]
-    middle = around[k, ys, xs]
+    size = len(span)
+    # Each crop's window about its candidates, as far out as a sample goes (past the crop's edge
+    # its edge pixels): every sample of every candidate is then one slice of the stack, the same
+    # for all crops.
+    m = int(np.ceil(max(max(_RING_RADII), _RING_OUT) * radius_px)) + 2
+    pad = m + reach
+    cy = np.clip(np.rint(at[:, 1]).astype(int), 0, labs.shape[1] - 1)
+    cx = np.clip(np.rint(at[:, 0]).astype(int), 0, labs.shape[2] - 1)
+
+    def windows(stack: np.ndarray) -> np.ndarray:
+        padded = np.pad(stack, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
+        return np.stack([padded[i, y : y + size + 2 * m, x : x + size + 2 * m]
+                         for i, (y, x) in enumerate(zip(cy, cx))])
+
+    lab_w, around_w = windows(labs), windows(around)
+
+    def shifted(win: np.ndarray, oy: int, ox: int) -> np.ndarray:
+        return win[:, m + oy : m + oy + size, m + ox : m + ox + size]
+
+    def between(oy: float, ox: float) -> np.ndarray:
+        # The sample at a fractional offset, interpolated between the four pixels about it.
+        y0, x0 = int(np.floor(oy)), int(np.floor(ox))
+        fy, fx = np.float32(oy - y0), np.float32(ox - x0)
+        top = (1 - fx) * shifted(lab_w, y0, x0) + fx * shifted(lab_w, y0, x0 + 1)
+        bottom = (1 - fx) * shifted(lab_w, y0 + 1, x0) + fx * shifted(lab_w, y0 + 1, x0 + 1)
+        return (1 - fy) * top + fy * bottom
+
+    middle = shifted(around_w, 0, 0)
     # The corner's inward diagonal, upright (1, 1), carried round by each clockwise quarter turn.
     inward = np.tile(np.array([1.0, 1.0]), (n, 1))
     for i, t in enumerate(turns):
@@ -268,15 +280,14 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     least = np.where(colour_distance(middle, face) <= _TOKEN_FOREIGN, np.inf, 0.0).astype(np.float32)
     rims = []
     for ux, uy in _RING_RAYS:
-        rim = np.zeros(ys.shape, np.float32)
-        colour = np.zeros(ys.shape + (3,), np.float32)
-        dy, dx = int(round(_RING_OUT * radius_px * uy)), int(round(_RING_OUT * radius_px * ux))
-        beyond = around[k, np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]
+        rim = np.zeros(middle.shape[:3], np.float32)
+        colour = np.zeros(middle.shape, np.float32)
+        beyond = shifted(around_w, int(round(_RING_OUT * radius_px * uy)), int(round(_RING_OUT * radius_px * ux)))
         on_face = (inward @ np.array([ux, uy]) >= 0)[:, None, None]
         if on_face.any():
             least = np.where(on_face & (colour_distance(beyond, face) > _TOKEN_FOREIGN), 0.0, least)
         for f in _RING_RADII:
-            sample = _bilinear(labs, k, ys + f * radius_px * uy, xs + f * radius_px * ux)
+            sample = between(f * radius_px * uy, f * radius_px * ux)
             contrast = colour_distance(sample, middle)
             contrast = np.where(on_face, np.minimum(contrast, colour_distance(sample, beyond)), contrast)
             better = contrast > rim
@@ -291,9 +302,8 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     least -= np.mean([colour_distance(c, usual) for c in rims], axis=0)
     flat = least.reshape(n, -1)
     best = np.argmax(flat, axis=1)
-    y, x = np.divmod(best, len(span))
-    rows = np.arange(n)
-    return xs[rows, y, x].astype(float), ys[rows, y, x].astype(float), flat[rows, best]
+    y, x = np.divmod(best, size)
+    return (cx + span[x]).astype(float), (cy + span[y]).astype(float), flat[np.arange(n), best]
 
 
 def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:
