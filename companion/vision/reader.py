@@ -22,6 +22,7 @@ from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.adapt import adapt_reading
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.cells.token_discs import token_in_doubt
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
@@ -133,7 +134,7 @@ def read_board(
     found = read_board_cells(top_down, CELL_PX, MARGIN, layout, tiles, profile, backend)
     rules = found.cells
     # Tiles whose corner may hold a token of their own colour, read without one: asked about.
-    token_doubt = found.evidence.extra.get("token_doubt", np.zeros((grid, grid), bool)).ravel()
+    token_rim = found.evidence.extra.get("token_rim", np.full((grid, grid), -np.inf)).ravel()
     t_model, c_model = time.perf_counter(), time.process_time()
     run = None  # the network's one run, shared by the adaptation, this reader and every one in ``also``
     doubts: list[int] = []
@@ -162,7 +163,8 @@ def read_board(
             fields = {f: (np.minimum(p, np.where(np.isin(np.arange(len(p)), doubts), DISAGREE_CAP, 1.0))
                           if f not in KEPT else p) for f, p in fields.items()}
         # A token perhaps unseen: the square and its token asked about, its other fields as read.
-        unsure = token_doubt & ~np.array([c.token for c in cells])
+        unsure = token_in_doubt(token_rim, run[1].token[:, 1] if run is not None else None)
+        unsure &= ~np.array([c.token for c in cells])
         if unsure.any():
             cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
                      for i, c in enumerate(cells)]

@@ -199,13 +199,36 @@ def corner_discs(
 # (the corner is left bare), the face's rounded corner is one on its outward side only, and a
 # stroke crosses a ring's rays in two places, not in all of them.
 _RING_RAYS = tuple((float(np.cos(a)), float(np.sin(a))) for a in np.arange(8) * np.pi / 4)
-_RING_RADII = (0.7, 0.85, 1.0)  # token radii where a token's rim is looked for along each ray
+# Token radii where a token's rim is looked for along each ray, sampled between pixels: the rim
+# is a pixel or less across, and a sample rounded to the nearest pixel misses it on the
+# diagonal rays (a black token's light rim on a black tile scored 2.3 so, 7.3 sampled finely).
+_RING_RADII = (0.6, 0.7, 0.8, 0.9, 1.0, 1.1)
 _RING_OUT = 1.5  # token radii from its middle to the face beyond the rim (inward rays only)
 # The least rim (colour_distance from both sides on every ray, less its unevenness) that leaves a
-# square in doubt. Measured on the development strangers (seeds 52000-52079): 6 of 18 tokens of
-# the face's own colour reach it and none of 3,056 bare corners (the most 3.8); on the real
-# photos none of 6,672 corners (the most 3.7, on a scrabscrap tile).
-_RING_DOUBT = 4.0
+# square in doubt by itself. Measured without a profile (docs/vision-tokens.md): on the
+# development strangers (seeds 52000-52079) 9 of the 21 tokens on face-up tiles read bare reach
+# it and none of 3,015 bare tiles (the most 3.8); on the 80 labelled real photos none of 3,323
+# tiles (the most 1.6), on the detector project's wooden tiles none of 3,331 (the most 4.3).
+_RING_DOUBT = 4.5
+# A fainter ring is doubt where the learned network believes in a token there too: two weak
+# witnesses that fail apart (the network believes in tokens on wooden tiles' grain and on real
+# photos' glints; a faint ring is a bare corner's texture as often as a token's rim) and agree
+# on tokens of the face's own colour. On the same tiles, with the network giving a token one
+# chance in four or more: of the bare development tiles none has both, of the 21 tokens 13; no
+# tile of the real photos, 3 of the detector project's (as many as at one chance in two).
+_RING_BELIEVED = 1.0
+_TOKEN_BELIEVED = 0.25  # the network's probability of a token that counts as believing in one
+
+
+def token_in_doubt(rim: np.ndarray, p_token: np.ndarray | None) -> np.ndarray:
+    """The squares read without a token that may hold one of their face's colour: their corner's
+    ring (``rim``, as ``ev.extra["token_rim"]`` holds it, -inf where none was looked for)
+    clear enough alone, or fainter where the network's probability of a token (``p_token``,
+    same shape; None where the network did not run) believes in one too."""
+    doubt = rim > _RING_DOUBT
+    if p_token is not None:
+        doubt |= (rim > _RING_BELIEVED) & (p_token >= _TOKEN_BELIEVED)
+    return doubt
 
 
 def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int,
@@ -219,69 +242,70 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     is :func:`corner_discs`' to find: here the middle and the face past the rim are of the
     face's own colour (``body``, Lab (n, 3)): a middle in the gap beside the face, ringed by
     faces' edges, is none. Returns x, y and that score (n,) at each crop's best middle."""
-    n, h, w = labs.shape[:3]
+    n = labs.shape[0]
     around = np.stack([cv2.blur(x, (3, 3)) for x in labs])
     span = np.arange(-reach, reach + 1)
+    size = len(span)
+    # Each crop's window about its candidates, as far out as a sample goes (past the crop's edge
+    # its edge pixels): every sample of every candidate is then one slice of the stack, the same
+    # for all crops.
+    m = int(np.ceil(max(max(_RING_RADII), _RING_OUT) * radius_px)) + 2
+    pad = m + reach
+    cy = np.clip(np.rint(at[:, 1]).astype(int), 0, labs.shape[1] - 1)
+    cx = np.clip(np.rint(at[:, 0]).astype(int), 0, labs.shape[2] - 1)
+
+    def windows(stack: np.ndarray) -> np.ndarray:
+        padded = np.pad(stack, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
+        return np.stack([padded[i, y : y + size + 2 * m, x : x + size + 2 * m]
+                         for i, (y, x) in enumerate(zip(cy, cx))])
+
+    lab_w, around_w = windows(labs), windows(around)
+
+    def shifted(win: np.ndarray, oy: int, ox: int) -> np.ndarray:
+        return win[:, m + oy : m + oy + size, m + ox : m + ox + size]
+
+    def between(oy: float, ox: float) -> np.ndarray:
+        # The sample at a fractional offset, interpolated between the four pixels about it.
+        y0, x0 = int(np.floor(oy)), int(np.floor(ox))
+        fy, fx = np.float32(oy - y0), np.float32(ox - x0)
+        top = (1 - fx) * shifted(lab_w, y0, x0) + fx * shifted(lab_w, y0, x0 + 1)
+        bottom = (1 - fx) * shifted(lab_w, y0 + 1, x0) + fx * shifted(lab_w, y0 + 1, x0 + 1)
+        return (1 - fy) * top + fy * bottom
+
+    middle = shifted(around_w, 0, 0)
     # The corner's inward diagonal, upright (1, 1), carried round by each clockwise quarter turn.
     inward = np.tile(np.array([1.0, 1.0]), (n, 1))
     for i, t in enumerate(turns):
         for _ in range((int(t) // 90) % 4):
             inward[i] = (-inward[i, 1], inward[i, 0])
     face = body.astype(np.float32)[:, None, None, :]
-    out_x, out_y, out_score = np.zeros(n), np.zeros(n), np.zeros(n, np.float32)
-    # The crops whose middles lie at the same place in their crop (all of them, as the faces'
-    # corners are cut) are looked at together, each sample a slice of the stack: the same
-    # pixels as picking each crop's own (a place past a crop's edge clipped to it), in a
-    # fraction of the time.
-    groups: dict[tuple[int, int], list[int]] = {}
-    for i, (ax, ay) in enumerate(np.rint(at).astype(int)):
-        groups.setdefault((int(ax), int(ay)), []).append(i)
-    for (ax, ay), members in groups.items():
-        idx = np.array(members)
-        ys, xs = np.clip(ay + span, 0, h - 1), np.clip(ax + span, 0, w - 1)
-
-        def sampled(pictures: np.ndarray, dy: int, dx: int) -> np.ndarray:
-            """Each of the group's pictures at the middles moved by (dx, dy), clipped to it."""
-            py, px = np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)
-            if py[-1] - py[0] == len(span) - 1 and px[-1] - px[0] == len(span) - 1:  # (inside: a slice)
-                return pictures[:, py[0] : py[-1] + 1, px[0] : px[-1] + 1]
-            return pictures[:, py[:, None], px[None, :]]
-
-        g_labs = labs[idx] if len(idx) < n else labs
-        g_around = around[idx] if len(idx) < n else around
-        g_face = face[idx]
-        middle = sampled(g_around, 0, 0)
-        least = np.where(colour_distance(middle, g_face) <= _TOKEN_FOREIGN, np.inf, 0.0).astype(np.float32)
-        rims = []
-        for ux, uy in _RING_RAYS:
-            rim = np.zeros(least.shape, np.float32)
-            colour = np.zeros(least.shape + (3,), np.float32)
-            dy, dx = int(round(_RING_OUT * radius_px * uy)), int(round(_RING_OUT * radius_px * ux))
-            beyond = sampled(g_around, dy, dx)
-            on_face = (inward[idx] @ np.array([ux, uy]) >= 0)[:, None, None]
-            if on_face.any():
-                least = np.where(on_face & (colour_distance(beyond, g_face) > _TOKEN_FOREIGN), 0.0, least)
-            for f in _RING_RADII:
-                dy, dx = int(round(f * radius_px * uy)), int(round(f * radius_px * ux))
-                sample = sampled(g_labs, dy, dx)
-                contrast = colour_distance(sample, middle)
-                contrast = np.where(on_face, np.minimum(contrast, colour_distance(sample, beyond)), contrast)
-                better = contrast > rim
-                np.copyto(rim, contrast, where=better)
-                np.copyto(colour, sample, where=better[..., None])
-            np.minimum(least, rim, out=least)
-            rims.append(colour)
-        # A rim is one colour all round: a texture's grain or a glint is unlike the middle on
-        # every ray too, but in another colour on each. (The mean: the median, which forgives a
-        # token's own highlight on a ray or two, forgives wood grain as much.)
-        usual = np.mean(rims, axis=0)
-        least -= np.mean([colour_distance(c, usual) for c in rims], axis=0)
-        flat = least.reshape(len(idx), -1)
-        best = np.argmax(flat, axis=1)
-        y, x = np.divmod(best, len(span))
-        out_x[idx], out_y[idx] = xs[x].astype(float), ys[y].astype(float)
-        out_score[idx] = flat[np.arange(len(idx)), best]
-    return out_x, out_y, out_score
+    least = np.where(colour_distance(middle, face) <= _TOKEN_FOREIGN, np.inf, 0.0).astype(np.float32)
+    rims = []
+    for ux, uy in _RING_RAYS:
+        rim = np.zeros(middle.shape[:3], np.float32)
+        colour = np.zeros(middle.shape, np.float32)
+        beyond = shifted(around_w, int(round(_RING_OUT * radius_px * uy)), int(round(_RING_OUT * radius_px * ux)))
+        on_face = (inward @ np.array([ux, uy]) >= 0)[:, None, None]
+        if on_face.any():
+            least = np.where(on_face & (colour_distance(beyond, face) > _TOKEN_FOREIGN), 0.0, least)
+        for f in _RING_RADII:
+            sample = between(f * radius_px * uy, f * radius_px * ux)
+            contrast = colour_distance(sample, middle)
+            contrast = np.where(on_face, np.minimum(contrast, colour_distance(sample, beyond)), contrast)
+            better = contrast > rim
+            rim = np.where(better, contrast, rim)
+            colour = np.where(better[..., None], sample, colour)
+        np.minimum(least, rim, out=least)
+        rims.append(colour)
+    # A rim is one colour all round: a texture's grain or a glint is unlike the middle on
+    # every ray too, but in another colour on each. (The mean: the median, which forgives a
+    # token's own highlight on a ray or two, forgives wood grain as much.)
+    usual = np.mean(rims, axis=0)
+    least -= np.mean([colour_distance(c, usual) for c in rims], axis=0)
+    flat = least.reshape(n, -1)
+    best = np.argmax(flat, axis=1)
+    y, x = np.divmod(best, size)
+    return (cx + span[x]).astype(float), (cy + span[y]).astype(float), flat[np.arange(n), best]
 
 
 def _best_disc(score: np.ndarray, ok: np.ndarray) -> tuple[float, float, float] | None:

@@ -86,8 +86,10 @@ def find_tokens(
     a sleeve, a held tile, a cast shadow's edge.
 
     A token is a small disc (:data:`TOKEN_RADIUS`) of a colour unlike what lies around it.
-    ``ev.extra["token_doubt"]`` (R, C): the tiles read without one whose corner shows a ring of
-    the face's own colour, a token of that colour perhaps (:func:`.token_discs.corner_rings`).
+    ``ev.extra["token_rim"]`` (R, C): on each face-up tile read without one, how much its corner
+    shows a ring of the face's own colour, a token of that colour perhaps
+    (:func:`.token_discs.corner_rings`; -inf elsewhere): :func:`.token_discs.token_in_doubt`
+    tells the squares to ask about.
     Where one may lie (the middle of an empty square, anywhere on a back, a face-up tile's
     own top-left quarter; ``rotations``: each tile's turn, None for a blank, which shows none)
     the board is scanned at half resolution for a spot unlike the ring around it; each spot
@@ -154,14 +156,14 @@ def find_tokens(
     body_lab = np.where((pol_sq > 0)[..., None], light_half, dark_half)
     body_lab = np.where((kind_idx == 1)[..., None], body_lab, to_lab(ev.stats.median / ev.light))
     ink_lab = np.where((pol_sq > 0)[..., None], dark_half, light_half)
-    rimmed: set[tuple[int, int]] = set()
-    _tokens_on_faces(board, kind_idx, faces, face_px, rotations, body_lab, ink_lab, token, sure, rimmed)
+    _tokens_on_faces(board, kind_idx, faces, face_px, rotations, body_lab, ink_lab, token, sure)
     # Tiles read without a token whose corner may hold one of their own colour: the reader
     # asks about them (companion.vision.reader), whatever the square reader believes.
-    doubt = np.zeros((R, C), bool)
-    for r, c in rimmed:
-        doubt[r, c] = not token[r, c]
-    ev.extra["token_doubt"] = doubt
+    rim = np.full((R, C), -np.inf, np.float32)
+    for (r, c), v in ev.extra.get("corner_rims", {}).items():
+        if not token[r, c]:
+            rim[r, c] = v
+    ev.extra["token_rim"] = rim
     odd = _unexplained(board, foreign, token, empty, faces, face_px, body_lab, ink_lab)
     return token, sure, odd
 

@@ -20,7 +20,6 @@ from companion.vision.cells.token_discs import (
     _CORNER_REACH,
     _DISC_CONTRAST,
     _DISC_RING,
-    _RING_DOUBT,
     _TOKEN_FOREIGN,
     _TOKEN_SPOT,
     _best_disc,
@@ -47,11 +46,12 @@ _SELF_AND_SIDES = (np.array([1, 0, 2, 1, 1]), np.array([1, 1, 1, 0, 2]))
 def _tokens_on_faces(
     board: _Board, kind_idx: np.ndarray, faces: dict[tuple[int, int], np.ndarray], face_px: float,
     rotations: dict[tuple[int, int], int | None], body_lab: np.ndarray, ink_lab: np.ndarray, token: np.ndarray,
-    sure: np.ndarray, rimmed: set,
+    sure: np.ndarray,
 ) -> None:
     """Tokens on the tiles and backs, into ``token`` and ``sure`` (in place): on the face found for
-    each, against its body (``body_lab``) and ink (``ink_lab``), Lab per square. Into ``rimmed``:
-    the face-up tiles whose corner may hold a token of the face's own colour, unread."""
+    each, against its body (``body_lab``) and ink (``ink_lab``), Lab per square. Into
+    ``board.ev.extra["corner_rims"]``: how much each face-up tile's corner shows the rim of a
+    token of the face's own colour (:func:`corner_rings`)."""
     ev, P, scale, spot, mean_in, ring = board.ev, board.P, board.scale, board.spot, board.mean_in, board.ring
     usual_light, usual_dark, radius_px = board.usual_light, board.usual_dark, board.radius_px
     # Tiles and backs, on the face found for each, against its body.
@@ -83,7 +83,7 @@ def _tokens_on_faces(
         # letter (the middle is left out below) and of the digits, at full resolution a
         # round blob apart from the letter. Elsewhere a spot like the ink is the letter.
         face_spots = np.minimum(spots_of, _unlike(middles, ink_of))
-    corner_of = _corner_tokens(board, faces, boxes, kind_idx, rotations, face_px, body_lab, rimmed)
+    corner_of = _corner_tokens(board, faces, boxes, kind_idx, rotations, face_px, body_lab)
 
     for (r, c), centre in faces.items():
         k = int(kind_idx[r, c])
@@ -186,11 +186,12 @@ def _corner_at(t: int, x0: float, y0: float, side: float, corner_off: float) -> 
 
 def _corner_tokens(
     board: _Board, faces: dict[tuple[int, int], np.ndarray], boxes: dict[tuple[int, int], int], kind_idx: np.ndarray,
-    rotations: dict[tuple[int, int], int | None], face_px: float, body_lab: np.ndarray, rimmed: set,
+    rotations: dict[tuple[int, int], int | None], face_px: float, body_lab: np.ndarray,
 ) -> dict[tuple[int, int], tuple[float, float, float]]:
     """Each face-up tile with a token in its own top-left corner: where its middle lies in the
-    rectified board (x, y) and how clearly it is a disc (its score). Into ``rimmed``: the tiles
-    whose corner shows a ring of the face's own colour (:func:`corner_rings`)."""
+    rectified board (x, y) and how clearly it is a disc (its score). Into
+    ``ev.extra["corner_rims"]``: each tile's corner's ring of the face's own colour, its score
+    (:func:`corner_rings`; the most over the turns tried)."""
     ev, R, C, P, rect, gain = board.ev, board.R, board.C, board.P, board.rect, board.gain
     look_lab, radius_px, lab_of = board.look_lab, board.radius_px, board.lab_of
     corner_off = (TOKEN_INSET + TOKEN_RADIUS) * P  # a token's middle from a face's edges
@@ -232,17 +233,15 @@ def _corner_tokens(
     # A token of the face's own colour (a black one on a black tile) shows no disc of another
     # colour, only its thin rim: a ring unlike the face on both sides. Too faint to read a
     # token by (bare corners' texture and edges reach as far), it is doubt: the square is asked
-    # about, never read surely bare (docs/vision-tokens.md).
+    # about, never read surely bare (:func:`.token_discs.token_in_doubt`, docs/vision-tokens.md).
     _rx, _ry, rims = corner_rings(labs, np.array(ats), radius_px, turns, _CORNER_REACH, body_lab[rr, cc])
     found: dict[tuple[int, int], tuple[float, float, float]] = {}
     for i, (rc, ox, oy) in enumerate(cands):
         # (The first turn that shows one, as the turns are tried in order.)
         if rc not in found and float(scores[i]) > _DISC_CONTRAST and float(away[i]) > _TOKEN_FOREIGN:
             found[rc] = (float(xs_[i]) + ox, float(ys_[i]) + oy, float(scores[i]))
-        if float(rims[i]) > _RING_DOUBT:
-            rimmed.add(rc)
     rim_of: dict[tuple[int, int], float] = {}
     for i, (rc, _ox, _oy) in enumerate(cands):
         rim_of[rc] = max(rim_of.get(rc, -np.inf), float(rims[i]))
-    ev.extra["corner_rims"] = rim_of  # for diagnostics
+    ev.extra["corner_rims"] = rim_of
     return found
