@@ -332,9 +332,10 @@ def read_squares_fields(
             if unsure.any():
                 cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
                          for i, c in enumerate(cells)]
-                # (An empty square's letter, turn and set are right when its kind is: held with it.)
-                fields = {**fields, **{f: np.where(unsure, np.minimum(fields[f], DISAGREE_CAP), fields[f])
-                                       for f in ("kind", "letter", "rotation", "set", "square")}}
+                # The square asked; its fields keep the calibrator's probabilities (as where both
+                # witnesses doubt it, confidence.Calibrator._split): held too, their calibration
+                # errors rose on the stranger benchmark, the empty squares asked being mostly empty.
+                fields = {**fields, "square": np.minimum(fields["square"], np.where(unsure, DISAGREE_CAP, 1.0))}
         return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None
