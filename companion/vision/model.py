@@ -244,6 +244,20 @@ def combine(
     return out
 
 
+def asked(cells: Sequence[CellReading], fields: dict[str, Any] | None, where: np.ndarray, held: Sequence[str]
+          ) -> tuple[list[CellReading], dict[str, Any] | None]:
+    """The squares ``where`` ((N,) bool) held at :data:`DISAGREE_CAP`, so that the table asks
+    about them: their confidence, and in ``fields`` the probabilities ``held`` names (the
+    others as they were). The one way each doubt of the reader (the adaptation's, a token
+    perhaps unseen, an empty square that may be a back) makes a square asked."""
+    if not where.any():
+        return list(cells), fields
+    out = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if where[i] else c for i, c in enumerate(cells)]
+    if fields is not None:
+        fields = {**fields, **{f: np.where(where, np.minimum(fields[f], DISAGREE_CAP), fields[f]) for f in held}}
+    return out, fields
+
+
 def switch_kinds(
     cells: Sequence[CellReading], fields: dict[str, np.ndarray], net: Sequence[CellReading], beliefs: Beliefs,
     tileset: TileSet,
@@ -328,14 +342,10 @@ def read_squares_fields(
             cells, fields = switch_kinds(cells, fields, net, beliefs, tileset)
         if loose is not None:
             # Read empty where the colour and the network each doubt it a little: asked about.
-            unsure = unsure_empty(cells, loose, beliefs, outlined)
-            if unsure.any():
-                cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
-                         for i, c in enumerate(cells)]
-                # The square asked; its fields keep the calibrator's probabilities (as where both
-                # witnesses doubt it, confidence.Calibrator._split): held too, their calibration
-                # errors rose on the stranger benchmark, the empty squares asked being mostly empty.
-                fields = {**fields, "square": np.minimum(fields["square"], np.where(unsure, DISAGREE_CAP, 1.0))}
+            # The square asked; its fields keep the calibrator's probabilities (as where both
+            # witnesses doubt it, confidence.Calibrator._split): held too, their calibration
+            # errors rose on the stranger benchmark, the empty squares asked being mostly empty.
+            cells, fields = asked(cells, fields, unsure_empty(cells, loose, beliefs, outlined), ("square",))
         return cells, {**fields, "evidence": ev, "witnesses": Witnesses(rules, beliefs, backs_known, adapted)}
     cells = model_cells(beliefs, rows, cols, tileset, rules, squares)
     return combine(rules, cells, mode), None

@@ -26,7 +26,7 @@ from companion.vision.cells.token_discs import token_in_doubt
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
 from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, view_from_rectified
-from companion.vision.model import DISAGREE_CAP, SQUARE_READER, SQUARE_READERS, network_run, read_squares_fields
+from companion.vision.model import SQUARE_READER, SQUARE_READERS, asked, network_run, read_squares_fields
 from companion.vision.profile import Profile
 from companion.vision.prototypes import usable
 from companion.vision.reading import BoardReading
@@ -157,21 +157,12 @@ def read_board(
         # Where the profile's reading and the one without it parted and nothing settled it, the
         # square stays asked about whatever the square reader makes of it: split evidence is
         # never guessed (the calibrator sees the doubt too, and lowers what it may).
-        for i in doubts:
-            cells[i] = replace(cells[i], confidence=min(cells[i].confidence, DISAGREE_CAP))
-        if fields is not None and doubts:
-            fields = {f: (np.minimum(p, np.where(np.isin(np.arange(len(p)), doubts), DISAGREE_CAP, 1.0))
-                          if f not in KEPT else p) for f, p in fields.items()}
+        cells, fields = asked(cells, fields, np.isin(np.arange(len(cells)), doubts),
+                              [f for f in fields or () if f not in KEPT])
         # A token perhaps unseen: the square and its token asked about, its other fields as read.
         unsure = token_in_doubt(token_rim, run[1].token[:, 1] if run is not None else None)
         unsure &= ~np.array([c.token for c in cells])
-        if unsure.any():
-            cells = [replace(c, confidence=min(c.confidence, DISAGREE_CAP)) if unsure[i] else c
-                     for i, c in enumerate(cells)]
-            if fields is not None:
-                fields = {**fields, **{f: np.where(unsure, np.minimum(fields[f], DISAGREE_CAP), fields[f])
-                                       for f in ("token", "square")}}
-        return cells, fields
+        return asked(cells, fields, unsure, ("token", "square"))
 
     cells, fields = squares(square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0
