@@ -22,6 +22,7 @@ from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.adapt import adapt_reading
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.cells.set_passes import named_where_switched
 from companion.vision.cells.token_discs import token_in_doubt
 from companion.vision.grid import GridLocation, locate_grid, rectify
 from companion.core.imagesize import MAX_IMAGE_BYTES, check_pixels
@@ -154,6 +155,8 @@ def read_board(
         cells, fields = read_squares_fields(top_down, rules, grid, grid, CELL_PX, MARGIN, tiles, mode, backs_known,
                                             run=run, adapted=adapted, loose=found.evidence.extra.get("loose_empty"),
                                             outlined=found.evidence.extra.get("outlined"))
+        # A face or back the rules read as another kind: the set its colour names under the profile.
+        cells = named_where_switched(cells, found.cells, found.evidence.extra.get("sets_as"))
         # Where the profile's reading and the one without it parted and nothing settled it, the
         # square stays asked about whatever the square reader makes of it: split evidence is
         # never guessed (the calibrator sees the doubt too, and lowers what it may).

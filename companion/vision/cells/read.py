@@ -26,6 +26,7 @@ from companion.vision.cells.premium_print import _print_shown
 from companion.vision.cells.set_passes import (
     _backs_under_glare,
     _nearest_set,
+    sets_as,
     _sets_by_faded_ink,
     _sets_by_ink,
     _sets_under_glare,
@@ -192,6 +193,8 @@ def read_board_cells(
                 continue
             conf = pk * g.p_letter * g.p_rotation * tk
             out.append(CellReading(r, c, "tile", g.letter, g.rotation, rgb, set_name, tok, _clip(conf)))
+    # A square another reader turns into a face or a back has its set from here.
+    ev.extra["sets_as"] = sets_as(profile, ev)
     return Reading(out, ev, inks, guesses)
 
 

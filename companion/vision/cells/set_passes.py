@@ -4,9 +4,12 @@ Takes the evidence and the faces' inks; corrects ``ev.tile_set`` (``ev.back_set`
 a face's ink or a lamp's glare says its set is another than its colour's nearest: ink the other
 way round from its set's (:func:`_sets_by_ink`), a body washed along the line to white
 (:func:`_sets_under_glare`, :func:`_backs_under_glare`), its ink faded as much as its body
-(:func:`_sets_by_faded_ink`); gives the profile's set name of a square (:func:`_nearest_set`)."""
+(:func:`_sets_by_faded_ink`); gives the profile's set name of a square (:func:`_nearest_set`,
+:func:`sets_as`, :func:`named_where_switched`)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -15,6 +18,7 @@ from companion.vision.cells.kinds import _board_white, _lamp_white
 from companion.vision.colour import colour_distance, luminance, to_lab
 from companion.vision.face import FaceInk
 from companion.vision.profile import Profile
+from companion.vision.reading import CellReading
 
 
 def _sets_by_ink(ev: Evidence, inks: dict[tuple[int, int], FaceInk]) -> None:
@@ -187,3 +191,27 @@ def _nearest_set(profile: Profile | None, ev: Evidence, r: int, c: int, kind: in
     if np.isfinite(ev.d_back[r, c]) and ev.d_back[r, c] < 2.5 * _TILE_RADIUS and j < len(profile.sets):
         return profile.sets[j].name
     return None
+
+
+def sets_as(profile: Profile | None, ev: Evidence) -> dict[str, list[str | None]]:
+    """Each square's set (row-major) were it a face (``"tile"``) or a back (``"back"``): the
+    profile's set its colour is nearest, when near (:func:`_nearest_set`), whatever the rules
+    read there."""
+    rows, cols = ev.d_tile.shape
+    return {kind: [_nearest_set(profile, ev, r, c, k) for r in range(rows) for c in range(cols)]
+            for k, kind in ((1, "tile"), (2, "back"))}
+
+
+def named_where_switched(cells: list[CellReading], rules: list[CellReading],
+                         named: dict[str, list[str | None]] | None) -> list[CellReading]:
+    """``cells`` where a square is a face or a back the ``rules`` read as another kind (the
+    network or the table's profile made it one) and no set came with it: the set its colour
+    names (:func:`sets_as`). A square the rules read as that kind keeps the rules' set, None
+    included: its colour was weighed there and named no set (a set no profile names)."""
+    if named is None:
+        return cells
+    out = list(cells)
+    for i, (c, rule) in enumerate(zip(cells, rules)):
+        if c.kind in named and c.set is None and rule.kind != c.kind and named[c.kind][i] is not None:
+            out[i] = replace(c, set=named[c.kind][i])
+    return out
