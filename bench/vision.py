@@ -104,8 +104,12 @@ def _backs_and_blanks(seen: list[tuple[str, str, float]]) -> dict[str, Any]:
 class Tally:
     """Errors by field over many boards, and the times."""
 
-    def __init__(self, with_reliability: bool = False) -> None:
+    def __init__(self, with_reliability: bool = False, unnamed_sets: bool = False) -> None:
         self.with_reliability = with_reliability
+        # Tiles and backs of a set the profile does not name (its calibration refused or did not
+        # keep it): read as of no set, as they must be, or as one of the sets it names. Only
+        # where the truth knows every set (the stranger scenes under their table's profile).
+        self.unnamed = {"squares": 0, "read_as_a_named_set": 0, "at_0.5_or_more": 0} if unnamed_sets else None
         self.errors = {k: 0 for k in ("cells", "square", "tiles", "sets", *FIELDS)}
         self.boards = 0
         self.perfect = 0
@@ -142,6 +146,10 @@ class Tally:
             if t.kind != "empty" and t.set is not None:
                 rel["set"].add(conf("set"), not lost and r.set == t.set)
             self.asked += r.kind != "empty" and r.confidence < 0.5
+            if self.unnamed is not None and t.kind != "empty" and t.set is None:
+                self.unnamed["squares"] += 1
+                self.unnamed["read_as_a_named_set"] += r.set is not None
+                self.unnamed["at_0.5_or_more"] += r.set is not None and r.confidence >= 0.5
             if _plain(t) or _plain(r):
                 self.backs_and_blanks.append((_plain(t) or t.kind, _plain(r) or r.kind, r.confidence))
         for k in self.errors:
@@ -185,6 +193,8 @@ class Tally:
         }
         if self.with_reliability:
             out["reliability"] = {k: v.table() for k, v in self.reliability.items() if v.confidence}
+        if self.unnamed is not None:
+            out["unnamed_set"] = dict(self.unnamed)
         return out
 
 
@@ -828,8 +838,8 @@ def _readings(image: np.ndarray, **kw: Any) -> tuple[dict[str, BoardReading], fl
     return out, cpu, float(reading.extra["square_model_cpu_ms"])
 
 
-def _tallies(with_reliability: bool = False) -> dict[str, Tally]:
-    return {m: Tally(with_reliability) for m in READERS}
+def _tallies(with_reliability: bool = False, unnamed_sets: bool = False) -> dict[str, Tally]:
+    return {m: Tally(with_reliability, unnamed_sets) for m in READERS}
 
 
 def side_by_side_real() -> dict[str, Any]:
@@ -857,7 +867,7 @@ def side_by_side_real() -> dict[str, Any]:
 def _brief(res: dict[str, Any]) -> dict[str, Any]:
     keep = ("boards", "squares", "square_error_pct", "field_error_pct", "field_errors",
             "wrong_with_confidence_0.5_or_more", "tiles_asked_below_0.5", "backs_and_blanks", "examples_of_errors",
-            "reliability")
+            "reliability", "unnamed_set")
     out = {k: res[k] for k in keep if k in res}
     if "reliability" in out:  # what the table would ask about: squares under its SURE (0.5)
         out["squares_below_0.5"] = sum(b["squares"] for b in out["reliability"]["square"]["bins"]
@@ -930,11 +940,11 @@ def stranger_raw(n: int, seed0: int) -> dict[str, Any]:
     first, then the network's)."""
     from companion.vision.model import SQUARE_READER
 
-    parts = {p: _tallies(True) for p in ("no_profile", "table_profile")}
+    parts = {p: _tallies(True, p == "table_profile") for p in ("no_profile", "table_profile")}
     not_found: dict[str, list[int]] = {"no_profile": [], "table_profile": []}
     worse: dict[str, list[str]] = {m: [] for m in READERS}
     cpu, model = [], []
-    default = {"parts": {"no_profile": Tally(True), "table_profile": Tally(True)},
+    default = {"parts": {"no_profile": Tally(True), "table_profile": Tally(True, unnamed_sets=True)},
                "views": {v: {"no_profile": Tally(), "table_profile": Tally()} for v in ("overhead", "phone")},
                "refused": {}, "withheld": {}, "worse": []}
     for seed, phone, spec, scene, profile, why in stranger_tables(n, seed0):
@@ -990,6 +1000,8 @@ def _merge(a: Tally, b: Tally) -> Tally:
     a.confident_wrong += b.confident_wrong
     a.asked += b.asked
     a.backs_and_blanks += b.backs_and_blanks
+    if a.unnamed is not None and b.unnamed is not None:
+        a.unnamed = {k: a.unnamed[k] + b.unnamed[k] for k in a.unnamed}
     for k in a.reliability:
         a.reliability[k].extend(b.reliability[k])
     return a

@@ -85,3 +85,24 @@ def test_a_board_not_found_is_wrong_on_every_square_even_its_empty_ones() -> Non
 
     found = BoardReading(15, 15, ((0.0, 0.0),) * 4, empty_cells(15, 15, 0.9))
     assert board_errors(truth, found)["square"] == 2
+
+
+def test_tiles_of_a_set_the_profile_does_not_name_are_counted_when_read_as_a_named_one() -> None:
+    from bench.vision import Tally, _merge
+    from companion.vision.reading import BoardReading, CellReading, empty_cells
+
+    truth = list(empty_cells(15, 15))
+    truth[0] = CellReading(0, 0, kind="tile", letter="A", rotation=0, set=None)  # the unnamed set's
+    truth[1] = CellReading(0, 1, kind="back", set=None)
+    truth[2] = CellReading(0, 2, kind="tile", letter="B", rotation=0, set="white")
+    read = list(empty_cells(15, 15, 0.99))
+    read[0] = CellReading(0, 0, kind="tile", letter="A", rotation=0, set="white", confidence=0.98)
+    read[1] = CellReading(0, 1, kind="back", set=None, confidence=0.9)
+    read[2] = CellReading(0, 2, kind="tile", letter="B", rotation=0, set="white", confidence=0.97)
+    reading = BoardReading(15, 15, ((0.0, 0.0),) * 4, tuple(read))
+    judged, plain = Tally(True, unnamed_sets=True), Tally(True)
+    judged.add("s", truth, reading)
+    plain.add("s", truth, reading)
+    assert judged.result()["unnamed_set"] == {"squares": 2, "read_as_a_named_set": 1, "at_0.5_or_more": 1}
+    assert "unnamed_set" not in plain.result()  # real photos' truth names no sets: nothing to judge
+    assert _merge(judged, judged).result()["unnamed_set"]["squares"] == 4
