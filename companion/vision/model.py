@@ -269,8 +269,10 @@ def switch_kinds(
     The probability of the network's kind there is at most what the rules' leaves over, and no
     more than the network's own belief in it; and it is held under the table's SURE
     (:data:`DISAGREE_CAP`): the square is asked about, the best guess shown. Its letter and turn
-    are no surer than its kind, each as the network believes it; its set (named only where the
-    rules saw the same kind) and the square as a whole no surer than its least field.
+    are as the network believes them, given a face is there; its set (named only where the
+    rules saw the same kind: :func:`companion.vision.cells.set_passes.named_where_switched`
+    names it from its colour after) and the square as a whole are no surer than the kind times
+    the face's letter and turn.
 
     The network can be sure and wrong: a grey back on a double-word square of the dungeon's
     renders is "empty" to it at 0.9998, and the prototypes and the rules without the profile
@@ -286,13 +288,18 @@ def switch_kinds(
             continue
         kind = min(1.0 - float(fields["kind"][i]), float(beliefs.kind[i, KINDS.index(m.kind)]), DISAGREE_CAP)
         letter = rotation = kind
+        face = 1.0  # the face's letter and turn both right, if it is a face
         if m.kind == "tile":
-            letter = kind * float(letter_p[i, letters.index(m.letter)])
+            # A face's letter and turn as likely as the network believes them, given a face is
+            # there (as the benchmark's tables and the calibrator's fit judge them: on the tiles
+            # there are); that a face is there at all is the kind's probability.
+            letter = float(letter_p[i, letters.index(m.letter)])
             turned = m.letter != BLANK_FACE and m.rotation in ROTATIONS
             rotation = letter * float(beliefs.turn[i, ROTATIONS.index(m.rotation)]) if turned else letter
+            face = rotation
         probs["kind"][i], probs["letter"][i], probs["rotation"][i] = kind, letter, rotation
-        probs["set"][i] = rotation
-        probs["square"][i] = min(rotation, float(probs["token"][i]))
+        probs["set"][i] = kind * face
+        probs["square"][i] = min(kind * face, float(probs["token"][i]))
         out[i] = replace(m, token=c.token, confidence=float(probs["square"][i]))
     return out, probs
 

@@ -159,9 +159,10 @@ def read_board(
         cells = named_where_switched(cells, found.cells, found.evidence.extra.get("sets_as"))
         # Where the profile's reading and the one without it parted and nothing settled it, the
         # square stays asked about whatever the square reader makes of it: split evidence is
-        # never guessed (the calibrator sees the doubt too, and lowers what it may).
-        cells, fields = asked(cells, fields, np.isin(np.arange(len(cells)), doubts),
-                              [f for f in fields or () if f not in KEPT])
+        # never guessed. Its fields keep the calibrator's probabilities, which weigh the doubt
+        # already (its feature "doubt"): held at the cap as well, their right answers (most of
+        # them) sat at 0.45 in the reliability tables.
+        cells, fields = asked(cells, fields, np.isin(np.arange(len(cells)), doubts), ("square",))
         # A token perhaps unseen: the square and its token asked about, its other fields as read.
         unsure = token_in_doubt(token_rim, run[1].token[:, 1] if run is not None else None)
         unsure &= ~np.array([c.token for c in cells])
