@@ -91,3 +91,23 @@ def learn_backs(
         raise CompanionError("the board's plain squares are not seen: calibrate backs on the board")
     ratio = seen / np.maximum(plain, 1.0)
     return bgr_to_rgb(seen), (float(ratio[2]), float(ratio[1]), float(ratio[0]))
+
+
+def backs_like_faces(profile: Profile | None) -> tuple[frozenset[str], frozenset[str]]:
+    """The sets whose backs wear another set's face colour (within a tile body's reach,
+    :data:`~companion.vision.cells.evidence._TILE_RADIUS`), and the sets whose faces those are:
+    white tiles with red backs beside red tiles. A plain square of that colour, no ink on it, is
+    a back of the one or a blank of the other, and nothing in a photo tells which: the table
+    asks (reader.py)."""
+    if profile is None or "set_backs" not in profile.arrays:
+        return frozenset(), frozenset()
+    backs = np.asarray(profile.arrays["set_backs"], np.float32)
+    twins: list[tuple[str, str]] = []
+    for j, back in enumerate(backs[: len(profile.sets)]):
+        if not np.isfinite(back).all():
+            continue
+        for k, face in enumerate(profile.sets):
+            near = colour_distance(to_lab(back[::-1].copy()), to_lab(np.asarray(face.rgb[::-1], np.float32)))
+            if k != j and float(near) < _TILE_RADIUS:
+                twins.append((profile.sets[j].name, face.name))
+    return frozenset(b for b, _ in twins), frozenset(f for _, f in twins)

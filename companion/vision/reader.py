@@ -16,11 +16,12 @@ import cv2
 import numpy as np
 
 from companion.core.board import layout_for_grid
-from companion.core.tiles import get_tileset
+from companion.core.tiles import BLANK, get_tileset
 from companion.core.errors import CompanionError
 from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.adapt import adapt_reading
+from companion.vision.backs import backs_like_faces
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.cells.set_passes import named_where_switched
 from companion.vision.cells.token_discs import token_in_doubt
@@ -147,6 +148,7 @@ def read_board(
         adapted = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
         rules, doubts = adapted.cells, adapted.doubts
     backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
+    twin_backs, twin_faces = backs_like_faces(profile)
 
     def squares(mode: str) -> tuple[list, dict | None]:
         nonlocal run
@@ -166,7 +168,12 @@ def read_board(
         # A token perhaps unseen: the square and its token asked about, its other fields as read.
         unsure = token_in_doubt(token_rim, run[1].token[:, 1] if run is not None else None)
         unsure &= ~np.array([c.token for c in cells])
-        return asked(cells, fields, unsure, ("token", "square"))
+        cells, fields = asked(cells, fields, unsure, ("token", "square"))
+        # A plain square of a colour that is one set's backs and another set's faces: a back of
+        # the one or a blank of the other, and nothing in the photo tells which.
+        twin = np.array([(c.kind == "back" and c.set in twin_backs) or
+                         (c.kind == "tile" and c.letter == BLANK and c.set in twin_faces) for c in cells])
+        return asked(cells, fields, twin, ("kind", "set", "square"))
 
     cells, fields = squares(square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0
