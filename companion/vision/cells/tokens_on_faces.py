@@ -221,7 +221,7 @@ def _corner_tokens(
         return {}
     rr, cc = np.array([rc for rc, _, _ in cands]).T
     labs = lab_of(np.stack(crops), factor=(gain / np.maximum(ev.light[rr, cc], 1e-3))[:, None, None, :])
-    xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
+    xs_, ys_, scores, colours, around = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
     # Unlike the face's body, nor the board seen past the face's rounded corner (the
     # square's own look, or a neighbour's premium printed across the edge), ringed by the
     # face as well. (Every candidate's six colours at once: none past the board's edge.)
@@ -234,7 +234,7 @@ def _corner_tokens(
     # colour, only its thin rim: a ring unlike the face on both sides. Too faint to read a
     # token by (bare corners' texture and edges reach as far), it is doubt: the square is asked
     # about, never read surely bare (:func:`.token_discs.token_in_doubt`, docs/vision-tokens.md).
-    _rx, _ry, rims = corner_rings(labs, np.array(ats), radius_px, turns, _CORNER_REACH, body_lab[rr, cc])
+    _rx, _ry, rims = corner_rings(labs, np.array(ats), radius_px, turns, _CORNER_REACH, body_lab[rr, cc], around)
     found: dict[tuple[int, int], tuple[float, float, float]] = {}
     for i, (rc, ox, oy) in enumerate(cands):
         # (The first turn that shows one, as the turns are tried in order.)
