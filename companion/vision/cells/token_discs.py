@@ -128,9 +128,14 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
     distance to the least unlike of eight sides of a ring around it, less the middle's own
     spread."""
     core, spread, around = _disc_middle(lab, radius_px)
+    return core, disc_score(core, spread, around, radius_px)
+
+
+def disc_score(core: np.ndarray, spread: np.ndarray, around: np.ndarray, radius_px: float) -> np.ndarray:
+    """:func:`token_disc`'s score, from what :func:`_disc_middle` gives of the picture."""
     pad = int(np.ceil(_DISC_RING * radius_px)) + 1
     big = cv2.copyMakeBorder(around, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    h, w = lab.shape[:2]
+    h, w = core.shape[:2]
     # (The eight sides stacked and measured at once: a small picture's distances cost mostly
     # numpy's overhead per call. The least of them is the same whatever the order.)
     sides = []
@@ -138,7 +143,7 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
         dx, dy = int(round(_DISC_RING * radius_px * ux)), int(round(_DISC_RING * radius_px * uy))
         sides.append(big[pad + dy : pad + dy + h, pad + dx : pad + dx + w])
     least = colour_distance(core[None], np.stack(sides)).min(axis=0)
-    return core, least - spread
+    return least - spread
 
 
 _INWARD = ((1.0, 0.0), (float(np.sqrt(0.5)), float(np.sqrt(0.5))), (0.0, 1.0))  # a corner's inward sides, upright
