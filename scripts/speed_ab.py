@@ -130,6 +130,11 @@ def main() -> int:
     if args.rounds < 1:
         print("speed_ab: --rounds must be at least 1", file=sys.stderr)
         return 2
+    known = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{args.commit}^{{commit}}"],
+                           capture_output=True, check=False)
+    if known.returncode:
+        print(f"speed_ab: {args.commit}: no such commit", file=sys.stderr)
+        return 2
     result = run(args.commit, args.rounds, args.stranger_scenes)
     text = json.dumps(result, indent=1)
     print(text)
