@@ -108,18 +108,31 @@ def _disc_middle(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndar
     """What the disc tests ask of every pixel of a Lab picture taken as a token's middle: the
     middle's colour (the mean of a box about the token's body across), its spread there (a
     solid disc has little), and the picture lightly smoothed (what a ring about it sees)."""
+    core = _disc_core(lab, radius_px)
+    return (core, *_disc_around(lab, core, radius_px))
+
+
+def _disc_core(lab: np.ndarray, radius_px: float) -> np.ndarray:
+    """:func:`_disc_middle`'s middle colours alone (what tells where a disc may lie)."""
+    k = max(3, int(round(1.1 * radius_px)) | 1)
+    if lab.ndim == 4:
+        # A stack of pictures, each blurred by itself (its own edges).
+        return np.stack([cv2.blur(x, (k, k)) for x in lab])
+    return cv2.blur(lab, (k, k))
+
+
+def _disc_around(lab: np.ndarray, core: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_disc_middle`'s spread and lightly smoothed picture, given its middle colours."""
     k = max(3, int(round(1.1 * radius_px)) | 1)
     if lab.ndim == 4:
         # A stack of pictures, each blurred by itself (its own edges); the rest at once.
-        core = np.stack([cv2.blur(x, (k, k)) for x in lab])
         var = np.stack([cv2.blur(x, (k, k)) for x in lab * lab]) - core * core
         around = np.stack([cv2.blur(x, (3, 3)) for x in lab])
     else:
-        core = cv2.blur(lab, (k, k))
         var = cv2.blur(lab * lab, (k, k)) - core * core
         around = cv2.blur(lab, (3, 3))
     spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
-    return core, spread, around
+    return spread, around
 
 
 def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,8 @@ from companion.vision.cells.token_discs import (
     _TOKEN_SPOT,
     _best_disc,
     _decide_token,
-    _disc_middle,
+    _disc_around,
+    _disc_core,
     _face_outline,
     _off_blend,
     _top_left_quarter,
@@ -137,7 +138,7 @@ def _tokens_on_faces(
                 continue
         # Is there a disc (as :func:`token_disc` tells)? Its middle first.
         # (The face's crop in Lab, as lab_of gives it: the fit above took it.)
-        core, spread, around = _disc_middle(face_lab[0], radius_px)
+        core = _disc_core(face_lab[0], radius_px)
         # A token's middle lies on the face, in from its edges (a token put on a face lies
         # wholly on it); on a face-up tile in its own top-left quarter, off the letter.
         inset = int(round(0.06 * P))
@@ -176,6 +177,7 @@ def _tokens_on_faces(
         # corners are solid and rounded too, and blur mixes them at a narrow apex.
         where = ok if found or k != 1 else ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN)
         if where.any():  # (else no disc, and no token: the ring is looked at only where one may be)
+            spread, around = _disc_around(face_lab[0], core, radius_px)
             _decide_token(token, sure, (r, c), found, _best_disc(disc_score(core, spread, around, radius_px), where))
 
 
