@@ -686,9 +686,11 @@ def _timing_photos(stranger_scenes: int) -> dict[str, list[tuple[str, bytes, str
     return sets
 
 
-def timing(stranger_scenes: int = TIMING_STRANGER_SCENES) -> dict[str, Any]:
+def timing(stranger_scenes: int = TIMING_STRANGER_SCENES, readers: Sequence[str] | None = None) -> dict[str, Any]:
     """Median wall and CPU ms per 1504 x 1504 photo, decoding included, on one core: the default
-    square reader, the rules alone and ``both``, the model's share, the decoding's, and a Raspberry Pi 4 estimate."""
+    square reader, the rules alone and ``both``, the model's share, the decoding's, and a Raspberry Pi 4 estimate.
+    ``readers``: only these square readers (``("calibrated",)``: the default's figures alone, in a
+    third of the time)."""
     from companion.vision.model import SQUARE_READER
 
     threads = one_core()  # (before the network's session is made: it takes OpenCV's threads)
@@ -703,7 +705,7 @@ def timing(stranger_scenes: int = TIMING_STRANGER_SCENES) -> dict[str, Any]:
                      "medians; an estimate, not a measurement on a Pi",
     }
     # The default, the rules alone (what the network adds to it), and both.
-    readers = tuple(dict.fromkeys((SQUARE_READER, "rules", "both")))
+    readers = tuple(dict.fromkeys((SQUARE_READER, "rules", "both") if readers is None else readers))
     for set_name, photos in _timing_photos(stranger_scenes).items():
         got: dict[str, dict[str, list[float]]] = {m: {"wall": [], "cpu": [], "model_wall": [], "model_cpu": []}
                                                   for m in readers}

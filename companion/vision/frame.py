@@ -262,12 +262,14 @@ def _grid_in(gray: np.ndarray, quad: np.ndarray, rows: int, cols: int) -> np.nda
     return hom
 
 
-def frame_lattices(gray: np.ndarray, rows: int, cols: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def frame_lattices(gray: np.ndarray, rows: int, cols: int, seg: np.ndarray | None = None
+                   ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Guesses of the homography grid squares -> ``gray`` pixels from the board's outline, best
     outline first (see the module docstring), each with its outline: the grid refined from it
-    must still lie within it (:func:`holds`)."""
+    must still lie within it (:func:`holds`). ``seg``: ``gray``'s segments when already
+    detected, as :func:`outlines` takes them."""
     tried = 0
-    for quad in outlines(gray):
+    for quad in outlines(gray, seg):
         if tried >= OUTLINES:
             return
         tried += 1

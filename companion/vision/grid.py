@@ -70,7 +70,7 @@ from companion.core.errors import CompanionError
 from companion.vision.frame import frame_lattices, holds
 from companion.vision.layout import cell_colours, layout_shift
 from companion.vision.lens import Lens, fit_lens
-from companion.vision.lines import coarse_lattices
+from companion.vision.lines import coarse_lattices, coarse_min_length, detect_segments
 from companion.vision.probe import Probe, Probes, cell_px, project, shift, shrink
 from companion.vision.refine import Look, find_lines, fit_rigid, refine
 from companion.vision.score import EXTENT_MARGIN, extent, score
@@ -243,8 +243,10 @@ def locate_grid(image_bgr: np.ndarray, rows: int = 15, cols: int = 15, hint: Gri
     # Each copy's usual guesses first, smallest copy first; the wider search on each only when
     # none has found the grid (the generators stop at the None between the two and resume).
     tries = [px for k, px in enumerate(COARSE_TRIES) if k == 0 or COARSE_TRIES[k - 1] < max(image.shape[:2])]
-    searches = [_attempts(image, rows, cols, px) for px in tries]
-    thin = [_attempts(image, rows, cols, px, thin=True) for px in tries]
+    # Each copy made once, whichever searches run on it (the usual, the thin lines', the outline's).
+    copies = {px: _Copy(image, px) for px in tries}
+    searches = [_attempts(image, rows, cols, px, copy=copies[px]) for px in tries]
+    thin = [_attempts(image, rows, cols, px, thin=True, copy=copies[px]) for px in tries]
     done = False
     for phase in ("usual", "thin", "wider"):
         for search in thin if phase == "thin" else searches:
@@ -277,7 +279,7 @@ def locate_grid(image_bgr: np.ndarray, rows: int = 15, cols: int = 15, hint: Gri
     if best is None or best.score < MIN_SCORE:
         # The last guesses, from the board's outline (companion/vision/frame.py): only when no
         # other guess found a grid, so that no board found before moves.
-        for found in _attempts(image, rows, cols, tries[-1], frame=True):
+        for found in _attempts(image, rows, cols, tries[-1], frame=True, copy=copies[tries[-1]]):
             if found is not None and (best is None or (found.score, found.lines) > (best.score, best.lines)):
                 best = found
     if best is None:
@@ -336,28 +338,61 @@ def _project_corners(h: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return np.column_stack((x, y))
 
 
+class _Copy:
+    """The photo's copy ``coarse_px`` across that the coarse searches run on, made when first
+    asked for and shared by them: the shrunk copy, its grey picture for the segment detector
+    (and their scales), the probes of the photo, and the segments of the grey picture."""
+
+    def __init__(self, image: np.ndarray, coarse_px: int) -> None:
+        self.image, self.coarse_px = image, coarse_px
+        self._made: tuple[np.ndarray, float, np.ndarray, float, Probes] | None = None
+        self._segments: np.ndarray | None = None
+
+    def made(self) -> tuple[np.ndarray, float, np.ndarray, float, Probes]:
+        """The shrunk copy and its scale, its grey picture and that one's scale, the probes."""
+        if self._made is None:
+            image, coarse_px = self.image, self.coarse_px
+            small = shrink(image, coarse_px)
+            k = small.shape[1] / image.shape[1]
+            gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+            kg = k
+            lsd_px = round(coarse_px * LSD_SHARE)
+            if max(gray.shape) > 1.01 * lsd_px:
+                f = lsd_px / max(gray.shape)
+                size = (max(1, round(gray.shape[1] * f)), max(1, round(gray.shape[0] * f)))
+                gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+                kg = gray.shape[1] / image.shape[1]
+            self._made = (small, k, gray, kg, Probes(image, (small, k)))
+        return self._made
+
+    def segments(self) -> np.ndarray:
+        """The grey picture's segments as the pencil search takes them (the outline's search
+        takes the longer of them: the detector runs once)."""
+        if self._segments is None:
+            gray = self.made()[2]
+            self._segments = detect_segments(gray, coarse_min_length(gray.shape))
+            self._segments.flags.writeable = False  # (shared: no search may change them)
+        return self._segments
+
+
 def _attempts(
-    image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False, frame: bool = False
+    image: np.ndarray, rows: int, cols: int, coarse_px: int, thin: bool = False, frame: bool = False,
+    copy: _Copy | None = None,
 ) -> Iterator["_Found | None"]:
     """Coarse guesses on a copy ``coarse_px`` across, each refined, its extent settled and
     judged, best guess first; a None where the usual guesses end and the wider search begins
     (see :func:`companion.vision.lines.coarse_lattices`). ``frame``: the guesses from the
-    board's outline instead (:func:`companion.vision.frame.frame_lattices`)."""
-    small = shrink(image, coarse_px)
-    k = small.shape[1] / image.shape[1]
-    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    kg = k
-    lsd_px = round(coarse_px * LSD_SHARE)
-    if max(gray.shape) > 1.01 * lsd_px:
-        f = lsd_px / max(gray.shape)
-        gray = cv2.resize(gray, (max(1, round(gray.shape[1] * f)), max(1, round(gray.shape[0] * f))), interpolation=cv2.INTER_AREA)
-        kg = gray.shape[1] / image.shape[1]
-    probes = Probes(image, (small, k))
+    board's outline instead (:func:`companion.vision.frame.frame_lattices`). ``copy``: that
+    copy, shared with the other searches on it (made here when not given)."""
+    copy = _Copy(image, coarse_px) if copy is None else copy
+    small, k, gray, kg, probes = copy.made()
     guesses: Iterator[tuple[np.ndarray, np.ndarray | None] | None]
     if frame:
-        guesses = frame_lattices(gray, rows, cols)
+        guesses = frame_lattices(gray, rows, cols, copy.segments())
     else:
-        guesses = (g if g is None else (g, None) for g in coarse_lattices(gray, rows, cols, np.random.default_rng(0), thin))
+        seg = None if thin else copy.segments()
+        guesses = (g if g is None else (g, None)
+                   for g in coarse_lattices(gray, rows, cols, np.random.default_rng(0), thin, seg))
     for guess in guesses:
         if guess is None:
             yield None

@@ -369,8 +369,14 @@ def thin_lines(gray: np.ndarray, seg: np.ndarray) -> np.ndarray:
     return line.sum(1) >= 2  # at two of the three places along it
 
 
+def coarse_min_length(shape: tuple[int, ...]) -> float:
+    """The shortest segment (pixels) the pencil search takes in a picture of ``shape``."""
+    return max(6.0, 0.01 * max(shape[:2]))
+
+
 def coarse_lattices(
-    gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator, thin: bool = False
+    gray: np.ndarray, rows: int, cols: int, rng: np.random.Generator, thin: bool = False,
+    segments: np.ndarray | None = None,
 ) -> Iterator[np.ndarray | None]:
     """First guesses of the homography grid squares -> ``gray`` pixels, best first; a None
     between the usual guesses and the wider search, which the caller asks for only when no
@@ -397,14 +403,17 @@ def coarse_lattices(
     join its pencil and pull its point off the board's (the lines then fan by a square across
     the board, and the stripes' own even spacing competes with the grid's); the board's two
     families meet all over the board, the stripes only along its edge.
+
+    ``segments``: ``gray``'s segments of :func:`coarse_min_length` or more, when already
+    detected (not with ``thin``, whose segments are of another picture).
     """
     h, w = gray.shape[:2]
-    min_length = max(6.0, 0.01 * max(h, w))
+    min_length = coarse_min_length(gray.shape)
     if thin:
         seg = detect_segments(line_picture(gray), min_length)
         seg = seg[thin_lines(gray, seg)]
     else:
-        seg = detect_segments(gray, min_length)
+        seg = detect_segments(gray, min_length) if segments is None else segments
     found: list[Pencil] = []
     used = np.zeros(len(seg), bool)
     geometry = _segment_geometry(seg)  # (the same for every pencil sought)

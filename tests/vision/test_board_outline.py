@@ -42,7 +42,7 @@ def test_a_pale_board_on_strong_checks_is_found_by_its_outline() -> None:
 def test_the_pencil_search_alone_does_not_find_that_board(monkeypatch: pytest.MonkeyPatch) -> None:
     # What the outline adds: without its guesses the finder refuses the photo.
     scene = _scene(52331)
-    monkeypatch.setattr(grid, "frame_lattices", lambda gray, rows, cols: iter(()))
+    monkeypatch.setattr(grid, "frame_lattices", lambda gray, rows, cols, seg=None: iter(()))
     with pytest.raises(NoBoardFound):
         locate_grid(scene.image, 15, 15)
 

@@ -69,6 +69,6 @@ def test_corner_discs_finds_a_corner_disc_and_a_stack_reads_as_each_crop_alone()
         alone = corner_discs(labs[i : i + 1], ats[i : i + 1], R, turns[i : i + 1], 6)
         for a, b in zip(together, alone):
             assert np.array_equal(a[i], b[0])
-    x, y, score, _ = together
+    x, y, score, _, _ = together
     assert (x[0], y[0]) == (18.0, 18.0) and score[0] > _DISC_CONTRAST  # a disc where a token lies
     assert score[5] < _DISC_CONTRAST  # a plain corner holds none

@@ -171,8 +171,12 @@ def _outline_at(grey: np.ndarray, geo: Geometry, squares: np.ndarray) -> np.ndar
     cx, cy = geo.centre(squares[:, 0], squares[:, 1])
     cx, cy = cx - x0, cy - y0
     q = p // 4  # the middle half of a square: its level
-    level = np.array([np.median(grey[y0 + int(y) - q : y0 + int(y) + q, x0 + int(x) - q : x0 + int(x) + q])
-                      for x, y in zip(cx, cy)], np.float32)
+    crops = [grey[y0 + int(y) - q : y0 + int(y) + q, x0 + int(x) - q : x0 + int(x) + q] for x, y in zip(cx, cy)]
+    if all(c.shape == (2 * q, 2 * q) for c in crops):
+        # (Every middle's median at once: the same values, a whole number or a half of one.)
+        level = np.median(np.stack(crops).reshape(len(crops), -1), axis=1).astype(np.float32)
+    else:
+        level = np.array([np.median(c) for c in crops], np.float32)
     return outline_features(gx, gy, level, cx.astype(np.float32), cy.astype(np.float32), p, 0.94 * p)
 
 

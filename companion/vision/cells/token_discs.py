@@ -108,18 +108,31 @@ def _disc_middle(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndar
     """What the disc tests ask of every pixel of a Lab picture taken as a token's middle: the
     middle's colour (the mean of a box about the token's body across), its spread there (a
     solid disc has little), and the picture lightly smoothed (what a ring about it sees)."""
+    core = _disc_core(lab, radius_px)
+    return (core, *_disc_around(lab, core, radius_px))
+
+
+def _disc_core(lab: np.ndarray, radius_px: float) -> np.ndarray:
+    """:func:`_disc_middle`'s middle colours alone (what tells where a disc may lie)."""
+    k = max(3, int(round(1.1 * radius_px)) | 1)
+    if lab.ndim == 4:
+        # A stack of pictures, each blurred by itself (its own edges).
+        return np.stack([cv2.blur(x, (k, k)) for x in lab])
+    return cv2.blur(lab, (k, k))
+
+
+def _disc_around(lab: np.ndarray, core: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_disc_middle`'s spread and lightly smoothed picture, given its middle colours."""
     k = max(3, int(round(1.1 * radius_px)) | 1)
     if lab.ndim == 4:
         # A stack of pictures, each blurred by itself (its own edges); the rest at once.
-        core = np.stack([cv2.blur(x, (k, k)) for x in lab])
         var = np.stack([cv2.blur(x, (k, k)) for x in lab * lab]) - core * core
         around = np.stack([cv2.blur(x, (3, 3)) for x in lab])
     else:
-        core = cv2.blur(lab, (k, k))
         var = cv2.blur(lab * lab, (k, k)) - core * core
         around = cv2.blur(lab, (3, 3))
     spread = np.sqrt(np.maximum(0.25 * var[..., 0] + var[..., 1] + var[..., 2], 0.0))
-    return core, spread, around
+    return spread, around
 
 
 def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -128,9 +141,14 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
     distance to the least unlike of eight sides of a ring around it, less the middle's own
     spread."""
     core, spread, around = _disc_middle(lab, radius_px)
+    return core, disc_score(core, spread, around, radius_px)
+
+
+def disc_score(core: np.ndarray, spread: np.ndarray, around: np.ndarray, radius_px: float) -> np.ndarray:
+    """:func:`token_disc`'s score, from what :func:`_disc_middle` gives of the picture."""
     pad = int(np.ceil(_DISC_RING * radius_px)) + 1
     big = cv2.copyMakeBorder(around, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    h, w = lab.shape[:2]
+    h, w = core.shape[:2]
     # (The eight sides stacked and measured at once: a small picture's distances cost mostly
     # numpy's overhead per call. The least of them is the same whatever the order.)
     sides = []
@@ -138,7 +156,7 @@ def token_disc(lab: np.ndarray, radius_px: float) -> tuple[np.ndarray, np.ndarra
         dx, dy = int(round(_DISC_RING * radius_px * ux)), int(round(_DISC_RING * radius_px * uy))
         sides.append(big[pad + dy : pad + dy + h, pad + dx : pad + dx + w])
     least = colour_distance(core[None], np.stack(sides)).min(axis=0)
-    return core, least - spread
+    return least - spread
 
 
 _INWARD = ((1.0, 0.0), (float(np.sqrt(0.5)), float(np.sqrt(0.5))), (0.0, 1.0))  # a corner's inward sides, upright
@@ -146,14 +164,15 @@ _INWARD = ((1.0, 0.0), (float(np.sqrt(0.5)), float(np.sqrt(0.5))), (0.0, 1.0))  
 
 def corner_discs(
     labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """How much a face's corner shows a token's disc, for a stack of Lab crops (n, h, w, 3):
     a solid middle unlike the face on every side of it that lies on the face (toward the
     face's middle; the sides toward its edges see past it, the gap and the board). ``at``
     (n, 2): where a token's middle lies in each crop (the tile's own top-left corner, turned
     ``turns`` degrees clockwise), searched ``reach`` pixels about. Returns x, y, score (n,)
-    and the middle's colour (n, 3) at each crop's best place. (All crops at once: crops whose
-    search and sides fall alike share each operation.)"""
+    and the middle's colour (n, 3) at each crop's best place, and the crops lightly smoothed
+    (:func:`corner_rings` looks at them too). (All crops at once: crops whose search and sides
+    fall alike share each operation.)"""
     core, spread, around = _disc_middle(labs, radius_px)
     n, h, w = labs.shape[:3]
     out_x, out_y = np.zeros(n), np.zeros(n)
@@ -190,7 +209,7 @@ def corner_discs(
         out_x[idx], out_y[idx] = xs.start + x, ys.start + y
         out_score[idx] = score[np.arange(len(idx)), best]
         colour[idx] = core[idx, ys.start + y, xs.start + x]
-    return out_x, out_y, out_score, colour
+    return out_x, out_y, out_score, colour, around
 
 
 # A token of its face's own colour (a black one on a black tile, a red one on a red tile) shows
@@ -232,7 +251,7 @@ def token_in_doubt(rim: np.ndarray, p_token: np.ndarray | None) -> np.ndarray:
 
 
 def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequence[int], reach: int,
-                 body: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 body: np.ndarray, around: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How much a face's corner shows a token's rim, for a stack of Lab crops (n, h, w, 3): at
     each candidate middle (``reach`` pixels about ``at``, (n, 2)), the least over eight rays of
     the rim's contrast, the rim being the sample along the ray (at :data:`_RING_RADII`) most
@@ -241,9 +260,12 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     from their mean. A token of another colour than the face
     is :func:`corner_discs`' to find: here the middle and the face past the rim are of the
     face's own colour (``body``, Lab (n, 3)): a middle in the gap beside the face, ringed by
-    faces' edges, is none. Returns x, y and that score (n,) at each crop's best middle."""
+    faces' edges, is none. ``around``: the crops lightly smoothed, as :func:`corner_discs`
+    gives them (made here when not given). Returns x, y and that score (n,) at each crop's
+    best middle."""
     n = labs.shape[0]
-    around = np.stack([cv2.blur(x, (3, 3)) for x in labs])
+    if around is None:
+        around = np.stack([cv2.blur(x, (3, 3)) for x in labs])
     span = np.arange(-reach, reach + 1)
     size = len(span)
     # Each crop's window about its candidates, as far out as a sample goes (past the crop's edge
@@ -253,24 +275,45 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     pad = m + reach
     cy = np.clip(np.rint(at[:, 1]).astype(int), 0, labs.shape[1] - 1)
     cx = np.clip(np.rint(at[:, 0]).astype(int), 0, labs.shape[2] - 1)
-
-    def windows(stack: np.ndarray) -> np.ndarray:
-        padded = np.pad(stack, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-        return np.stack([padded[i, y : y + size + 2 * m, x : x + size + 2 * m]
-                         for i, (y, x) in enumerate(zip(cy, cx))])
-
-    lab_w, around_w = windows(labs), windows(around)
+    # (Gathered through clipped indices: the same pixels as slices of the crops padded by
+    # their edges, without padding the whole stack.)
+    offs = np.arange(size + 2 * m) - pad
+    win_y = np.clip(cy[:, None] + offs, 0, labs.shape[1] - 1)[:, :, None]
+    win_x = np.clip(cx[:, None] + offs, 0, labs.shape[2] - 1)[:, None, :]
+    which = np.arange(n)[:, None, None]
+    # Channel by channel (each plane contiguous: numpy's operations on a last axis of three
+    # are slow), with the same operations in the same order as colour_distance's.
+    lab_w = np.moveaxis(labs[which, win_y, win_x], -1, 0).copy()
+    around_w = np.moveaxis(around[which, win_y, win_x], -1, 0).copy()
 
     def shifted(win: np.ndarray, oy: int, ox: int) -> np.ndarray:
-        return win[:, m + oy : m + oy + size, m + ox : m + ox + size]
+        return win[..., m + oy : m + oy + size, m + ox : m + ox + size]
+
+    def blend(a: np.ndarray, b: np.ndarray, f: np.float32) -> np.ndarray:
+        # (1 - f) a + f b; at f of 0 or 1 exactly that is a or b to the bit (the other term
+        # adds a zero), and the product and sum are skipped.
+        if f == 0:
+            return a
+        if f == 1:
+            return b
+        return (1 - f) * a + f * b
 
     def between(oy: float, ox: float) -> np.ndarray:
         # The sample at a fractional offset, interpolated between the four pixels about it.
         y0, x0 = int(np.floor(oy)), int(np.floor(ox))
         fy, fx = np.float32(oy - y0), np.float32(ox - x0)
-        top = (1 - fx) * shifted(lab_w, y0, x0) + fx * shifted(lab_w, y0, x0 + 1)
-        bottom = (1 - fx) * shifted(lab_w, y0 + 1, x0) + fx * shifted(lab_w, y0 + 1, x0 + 1)
-        return (1 - fy) * top + fy * bottom
+        top = blend(shifted(lab_w, y0, x0), shifted(lab_w, y0, x0 + 1), fx) if fy != 1 else None
+        bottom = blend(shifted(lab_w, y0 + 1, x0), shifted(lab_w, y0 + 1, x0 + 1), fx) if fy != 0 else None
+        return blend(top, bottom, fy)  # type: ignore[arg-type]
+
+    def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        # colour_distance of channel-first colours (3, ...).
+        d = a - b
+        np.multiply(d, d, out=d)
+        out = d[0] * np.float32(0.25)
+        out += d[1]
+        out += d[2]
+        return np.sqrt(out, out=out)
 
     middle = shifted(around_w, 0, 0)
     # The corner's inward diagonal, upright (1, 1), carried round by each clockwise quarter turn.
@@ -278,30 +321,38 @@ def corner_rings(labs: np.ndarray, at: np.ndarray, radius_px: float, turns: Sequ
     for i, t in enumerate(turns):
         for _ in range((int(t) // 90) % 4):
             inward[i] = (-inward[i, 1], inward[i, 0])
-    face = body.astype(np.float32)[:, None, None, :]
-    least = np.where(colour_distance(middle, face) <= _TOKEN_FOREIGN, np.inf, 0.0).astype(np.float32)
+    face = body.astype(np.float32).T[:, :, None, None]
+    least = np.where(distance(middle, face) <= _TOKEN_FOREIGN, np.inf, 0.0).astype(np.float32)
     rims = []
     for ux, uy in _RING_RAYS:
-        rim = np.zeros(middle.shape[:3], np.float32)
+        rim = np.zeros(middle.shape[1:], np.float32)
         colour = np.zeros(middle.shape, np.float32)
         beyond = shifted(around_w, int(round(_RING_OUT * radius_px * uy)), int(round(_RING_OUT * radius_px * ux)))
-        on_face = (inward @ np.array([ux, uy]) >= 0)[:, None, None]
+        on_face = inward @ np.array([ux, uy]) >= 0
         if on_face.any():
-            least = np.where(on_face & (colour_distance(beyond, face) > _TOKEN_FOREIGN), 0.0, least)
+            least = np.where(on_face[:, None, None] & (distance(beyond, face) > _TOKEN_FOREIGN), 0.0, least)
+        # (The face past the rim is measured on the crops whose ray runs onto the face only:
+        # each pixel's distance is its own, whichever crops are taken.)
+        inner = np.flatnonzero(on_face)
+        every = len(inner) == n
         for f in _RING_RADII:
             sample = between(f * radius_px * uy, f * radius_px * ux)
-            contrast = colour_distance(sample, middle)
-            contrast = np.where(on_face, np.minimum(contrast, colour_distance(sample, beyond)), contrast)
+            contrast = distance(sample, middle)
+            if every:
+                np.minimum(contrast, distance(sample, beyond), out=contrast)
+            elif len(inner):
+                contrast[inner] = np.minimum(contrast[inner], distance(sample[:, inner], beyond[:, inner]))
             better = contrast > rim
-            rim = np.where(better, contrast, rim)
-            colour = np.where(better[..., None], sample, colour)
+            np.copyto(rim, contrast, where=better)
+            for ch in range(3):
+                np.copyto(colour[ch], sample[ch], where=better)
         np.minimum(least, rim, out=least)
         rims.append(colour)
     # A rim is one colour all round: a texture's grain or a glint is unlike the middle on
     # every ray too, but in another colour on each. (The mean: the median, which forgives a
     # token's own highlight on a ray or two, forgives wood grain as much.)
     usual = np.mean(rims, axis=0)
-    least -= np.mean([colour_distance(c, usual) for c in rims], axis=0)
+    least -= np.mean([distance(c, usual) for c in rims], axis=0)
     flat = least.reshape(n, -1)
     best = np.argmax(flat, axis=1)
     y, x = np.divmod(best, size)

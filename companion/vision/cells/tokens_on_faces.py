@@ -24,14 +24,16 @@ from companion.vision.cells.token_discs import (
     _TOKEN_SPOT,
     _best_disc,
     _decide_token,
+    _disc_around,
+    _disc_core,
     _face_outline,
     _off_blend,
     _top_left_quarter,
     _unlike,
     corner_discs,
     corner_rings,
+    disc_score,
     token_blobs,
-    token_disc,
 )
 from companion.vision.colour import colour_distance
 from companion.vision.face import face_crop
@@ -134,22 +136,9 @@ def _tokens_on_faces(
                 token[r, c] = True
                 sure[r, c] = float(min(1.0, corner[2] / (2.0 * _DISC_CONTRAST)))
                 continue
-        fg = far[y0 : y0 + side, x0 : x0 + side] & _face_outline(side)
-        if k == 1:
-            # In the tile's own top-left quarter, not joined to the letter (which reaches out
-            # of it). A blank shows no turn: any quarter.
-            found = []
-            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
-                found += token_blobs(fg, radius_px, 1.1 * radius_px, _top_left_quarter(t, side), least=1.3, frame=3)
-        else:
-            found = token_blobs(fg, radius_px, 1.1 * radius_px, (-1, -1, side + 1, side + 1), least=1.3, frame=3)
-        # A token lies on the face, its middle well in from the face's edges (a strip of the
-        # gap around a face found a pixel off is not one).
-        inset = 0.08 * P
-        found = [f for f in found if inset <= f[0] <= side - 1 - inset and inset <= f[1] <= side - 1 - inset]
-        # And is it a disc (as :func:`token_disc` tells)?
+        # Is there a disc (as :func:`token_disc` tells)? Its middle first.
         # (The face's crop in Lab, as lab_of gives it: the fit above took it.)
-        core, score = token_disc(face_lab[0], radius_px)
+        core = _disc_core(face_lab[0], radius_px)
         # A token's middle lies on the face, in from its edges (a token put on a face lies
         # wholly on it); on a face-up tile in its own top-left quarter, off the letter.
         inset = int(round(0.06 * P))
@@ -163,15 +152,33 @@ def _tokens_on_faces(
             a_, b_ = int(round(0.3 * side)), int(round(0.7 * side))
             zone[a_:b_, a_:b_] = False
             on &= zone
-        ok = np.zeros(score.shape, bool)
+        ok = np.zeros(core.shape[:2], bool)
         ok[y0 : y0 + side, x0 : x0 + side] = on
         ok &= colour_distance(core, body_lab[r, c]) > _TOKEN_FOREIGN
+        if not ok.any():
+            # No middle of a foreign colour where a token may lie: no disc, so no token
+            # whatever the blobs (:func:`_decide_token` wants a disc either way).
+            continue
+        fg = far[y0 : y0 + side, x0 : x0 + side] & _face_outline(side)
+        if k == 1:
+            # In the tile's own top-left quarter, not joined to the letter (which reaches out
+            # of it). A blank shows no turn: any quarter.
+            found = []
+            for t in ((turn,) if turn is not None else (0, 90, 180, 270)):
+                found += token_blobs(fg, radius_px, 1.1 * radius_px, _top_left_quarter(t, side), least=1.3, frame=3)
+        else:
+            found = token_blobs(fg, radius_px, 1.1 * radius_px, (-1, -1, side + 1, side + 1), least=1.3, frame=3)
+        # A token lies on the face, its middle well in from the face's edges (a strip of the
+        # gap around a face found a pixel off is not one).
+        edge = 0.08 * P
+        found = [f for f in found if edge <= f[0] <= side - 1 - edge and edge <= f[1] <= side - 1 - edge]
         # A disc alone, without a patch of foreign colour that is round, must not be the
         # ink's colour either, nor a blend of body and ink: a letter's stroke ends and
         # corners are solid and rounded too, and blur mixes them at a narrow apex.
-        alone = ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN) if k == 1 else ok
-        disc = _best_disc(score, ok if found else alone)
-        _decide_token(token, sure, (r, c), found, disc)
+        where = ok if found or k != 1 else ok & (_off_blend(core, usual_light[r, c], usual_dark[r, c]) > _TOKEN_FOREIGN)
+        if where.any():  # (else no disc, and no token: the ring is looked at only where one may be)
+            spread, around = _disc_around(face_lab[0], core, radius_px)
+            _decide_token(token, sure, (r, c), found, _best_disc(disc_score(core, spread, around, radius_px), where))
 
 
 def _corner_at(t: int, x0: float, y0: float, side: float, corner_off: float) -> tuple[float, float]:
@@ -221,7 +228,7 @@ def _corner_tokens(
         return {}
     rr, cc = np.array([rc for rc, _, _ in cands]).T
     labs = lab_of(np.stack(crops), factor=(gain / np.maximum(ev.light[rr, cc], 1e-3))[:, None, None, :])
-    xs_, ys_, scores, colours = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
+    xs_, ys_, scores, colours, around = corner_discs(labs, np.array(ats), radius_px, turns, _CORNER_REACH)
     # Unlike the face's body, nor the board seen past the face's rounded corner (the
     # square's own look, or a neighbour's premium printed across the edge), ringed by the
     # face as well. (Every candidate's six colours at once: none past the board's edge.)
@@ -234,7 +241,7 @@ def _corner_tokens(
     # colour, only its thin rim: a ring unlike the face on both sides. Too faint to read a
     # token by (bare corners' texture and edges reach as far), it is doubt: the square is asked
     # about, never read surely bare (:func:`.token_discs.token_in_doubt`, docs/vision-tokens.md).
-    _rx, _ry, rims = corner_rings(labs, np.array(ats), radius_px, turns, _CORNER_REACH, body_lab[rr, cc])
+    _rx, _ry, rims = corner_rings(labs, np.array(ats), radius_px, turns, _CORNER_REACH, body_lab[rr, cc], around)
     found: dict[tuple[int, int], tuple[float, float, float]] = {}
     for i, (rc, ox, oy) in enumerate(cands):
         # (The first turn that shows one, as the turns are tried in order.)
