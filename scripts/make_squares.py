@@ -7,7 +7,9 @@ squares.cut`) a little off where the grid is (as a found grid is: up to 0.08 of 
 in size), labelled from the scene's truth. Most squares of a board are empty: a third of the
 empty ones are kept. Same seeds, same bytes.
 
-Seeds: training 70000 on, validation (temperature scaling, figures) 90000 on. The stranger benchmark's 50000-50199 are never drawn.
+Seeds: training 70000 on (the fine-tuning set of look-alikes, ``--look-alikes``: 72000 on),
+validation (temperature scaling, figures) 90000 on (look-alikes: 90200 on). The stranger
+benchmark's 50000-50199 are never drawn.
 
     python scripts/make_squares.py --seed0 70000 --scenes 1200 --out build/squares/train.npz
 """
@@ -36,13 +38,13 @@ BENCHMARK_SEEDS = range(50000, 50200)
 KEEP_EMPTY = 0.33
 
 
-def scene_squares(seed: int, wide_fonts: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def scene_squares(seed: int, wide_fonts: bool = False, look_alikes: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Cut squares and labels (kind, letter or -1, turn index or -1, token) of one scene
-    (``wide_fonts``: :func:`training_scene`'s)."""
+    (``wide_fonts``, ``look_alikes``: :func:`training_scene`'s)."""
     if seed in BENCHMARK_SEEDS:
         raise SystemExit(f"seed {seed} is the stranger benchmark's: never trained on")
     rng = np.random.default_rng(seed)
-    spec = training_scene(rng, wide_fonts)
+    spec = training_scene(rng, wide_fonts, look_alikes)
     scene = render(spec, seed)
     n = spec.grid
     top = rectify(scene.image, scene.location, CELL_PX, MARGIN)
@@ -70,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--wide-fonts", action="store_true",
                     help="letters in the training-only font families too (glyphs_train.npz; not make model's)")
+    ap.add_argument("--look-alikes", action="store_true",
+                    help="backs of the board's square colours, tokens of the faces' (make model-alike's fine-tuning set)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if a.scenes <= 0:
@@ -78,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     xs, ys = [], []
     t0 = time.perf_counter()
     for i in range(a.scenes):
-        x, y = scene_squares(a.seed0 + i, a.wide_fonts)
+        x, y = scene_squares(a.seed0 + i, a.wide_fonts, a.look_alikes)
         xs.append(x)
         ys.append(y)
         if (i + 1) % 50 == 0:

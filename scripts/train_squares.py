@@ -16,6 +16,13 @@ sent through JPEG, with targets smoothed a little (0.05): tried with 2 epochs, i
 temperature per head is fitted on the validation squares (Guo et al. 2017, temperature
 scaling), so that the probabilities the reader reports are honest.
 
+Fine-tuning (``--init DIR``, ``make model-alike``): the network of ``DIR/squares.onnx``
+is loaded (:func:`init_from_onnx`: the export folded each BatchNorm into its convolution, so the
+folded weights go into the convolutions and each BatchNorm becomes the identity, kept so
+while learning: its statistics frozen, its scale and shift learned), checked to give the ONNX
+file's outputs within 1e-4, then trained a few epochs at a lower learning rate on new squares
+(the look-alikes of ``make_squares.py --look-alikes``). The network's size does not change.
+
 Reproducible: fixed seeds, a fixed thread count (``--threads``), deterministic kernels: the same
 data gives the same weights within float tolerance.
 
@@ -72,6 +79,56 @@ class SquareNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         e = self.embed(self.features(x))
         return self.kind(e), self.letter(e), self.turn(e), self.token(e), e
+
+
+def init_from_onnx(model: SquareNet, path: Path) -> None:
+    """``model`` (the same architecture) with the weights of an exported ``squares.onnx``. The
+    export (eval mode) folded each BatchNorm into the convolution before it: the convolutions
+    take the folded weights, each BatchNorm the identity (mean 0, variance 1 - eps, scale 1)
+    with the folded bias as its shift."""
+    import onnx
+    from onnx import numpy_helper
+
+    if not path.is_file():
+        raise SystemExit(f"{path}: no such file (the network to fine-tune)")
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
+    if len(convs) != len(blocks):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(blocks)}")
+    with torch.no_grad():
+        for node, block in zip(convs, blocks):
+            conv, bn = block[0], block[1]
+            w, b = weights[node.input[1]].copy(), weights[node.input[2]].copy()
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise SystemExit(f"{path}: a convolution of shape {w.shape}, the network's is {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(w))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(b))
+        for name, p in model.named_parameters():
+            if not name.startswith("features."):
+                if name not in weights or tuple(weights[name].shape) != tuple(p.shape):
+                    raise SystemExit(f"{path}: no {name} of shape {tuple(p.shape)} (another network?)")
+                p.copy_(torch.from_numpy(weights[name].copy()))
+
+
+def freeze_batchnorm(model: nn.Module) -> None:
+    """BatchNorms in eval mode (statistics frozen) while the rest learns: a fine-tuned network
+    keeps the identity its BatchNorms were loaded as (their scale and shift still learn)."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
+def onnx_outputs(path: Path, x: np.ndarray) -> list[np.ndarray]:
+    """The exported network's kind, letter, turn and token logits for uint8 BGR squares."""
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    return sess.run(["kind", "letter", "turn", "token"], {"square": to_tensor(x).numpy()})
 
 
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -263,7 +320,8 @@ COLUMN = {"kind": 0, "letter": 1, "turn": 2, "token": 3}
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--train", type=Path, nargs="+", required=True)
-    ap.add_argument("--val", type=Path, required=True)
+    ap.add_argument("--val", type=Path, nargs="+", required=True,
+                    help="validation squares (temperatures; errors reported per file)")
     ap.add_argument("--out", type=Path, required=True, help="directory for squares.onnx and squares.json")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=256)
@@ -271,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--augment", choices=("plain", "wide"), default="plain",
                     help="plain (make model's: turns, colours, noise) or wide (each square its own cut, light, "
                          "colour mix, blur, noise, JPEG, and label smoothing; docs/vision-model.md: not yet better)")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="fine-tune the network of DIR/squares.onnx (its size) instead of training a new one")
+    ap.add_argument("--lr", type=float, default=3e-3,
+                    help="peak learning rate (make model: 3e-3; make model-alike's fine-tune: 5e-4)")
     ap.add_argument("--threads", type=int, default=1,
                     help="PyTorch's threads (the same count gives the same weights; make model uses 2)")
     a = ap.parse_args(argv)
@@ -278,21 +340,40 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(a.threads)
     cv2.setNumThreads(1)
     torch.use_deterministic_algorithms(True)
+    if a.epochs <= 0 or a.batch <= 0 or a.lr <= 0:
+        raise SystemExit("--epochs, --batch and --lr must be positive")
     x, y, letters = load(a.train)
-    vx, vy, vletters = load([a.val])
-    if vletters != letters:
-        raise SystemExit("validation and training squares name other letters")
+    vals = []
+    for v in a.val:
+        vx, vy, vletters = load([v])
+        if vletters != letters:
+            raise SystemExit(f"{v}: validation and training squares name other letters")
+        vals.append((v, vx, vy))
+    vx = np.concatenate([v[1] for v in vals])
+    vy = np.concatenate([v[2] for v in vals])
     if a.limit:
         x, y = x[: a.limit], y[: a.limit]
     rng = np.random.default_rng(SEED)
     augment, smoothing = (augment_wide, LABEL_SMOOTHING) if a.augment == "wide" else (augment_plain, 0.0)
     model = SquareNet(len(letters))
+    if a.init is not None:
+        onnx_file = a.init / f"{MODEL_NAME}.onnx"
+        init_from_onnx(model, onnx_file)
+        check = vx[:512]
+        ours = predict(model, check)
+        diff = max(float(np.max(np.abs(o - r))) for o, r in zip(ours, onnx_outputs(onnx_file, check)))
+        print(f"{onnx_file}: loaded; its outputs on {len(check)} validation squares within {diff:.2e} of the file's")
+        if diff > 1e-4:
+            raise SystemExit(f"{onnx_file}: the loaded network differs from the file by {diff:.2e} (> 1e-4)")
+        report(model, vals, "before")
     steps = a.epochs * ((len(x) + a.batch - 1) // a.batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.15)
     t0 = time.perf_counter()
     for epoch in range(a.epochs):
         model.train()
+        if a.init is not None:
+            freeze_batchnorm(model)
         order = rng.permutation(len(x))
         total = 0.0
         for i in range(0, len(x), a.batch):
@@ -304,18 +385,27 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
-        logits = predict(model, vx)
-        errs = {h: float(np.mean(logits[j][masks(vy)[h]].argmax(1) != vy[masks(vy)[h], COLUMN[h]]))
-                for j, h in enumerate(COLUMN)}
-        print(f"epoch {epoch + 1}/{a.epochs}: loss {total / len(x):.4f}, validation errors "
-              + ", ".join(f"{h} {100 * e:.2f} %" for h, e in errs.items())
-              + f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+        report(model, vals, f"epoch {epoch + 1}/{a.epochs}: loss {total / len(x):.4f}, "
+               f"{time.perf_counter() - t0:.0f} s;")
     logits = predict(model, vx)
     temps = {h: fit_temperature(logits[j][masks(vy)[h]], vy[masks(vy)[h], COLUMN[h]]) for j, h in enumerate(COLUMN)}
     print("temperatures: " + ", ".join(f"{h} {t:.3f}" for h, t in temps.items()))
-    export(model, a.out, letters, temps, {"train_squares": int(len(x)), "validation_squares": int(len(vx)),
-                                           "epochs": a.epochs, "seed": SEED})
+    info = {"train_squares": int(len(x)), "validation_squares": int(len(vx)), "epochs": a.epochs, "seed": SEED}
+    if a.init is not None:
+        base = json.loads((a.init / f"{MODEL_NAME}.json").read_text()) if (a.init / f"{MODEL_NAME}.json").is_file() else {}
+        info["fine_tuned_from"] = {k: base[k] for k in ("train_squares", "validation_squares", "epochs", "seed") if k in base}
+        info["learning_rate"] = a.lr
+    export(model, a.out, letters, temps, info)
     return 0
+
+
+def report(model: SquareNet, vals: list[tuple[Path, np.ndarray, np.ndarray]], head: str) -> None:
+    """Each validation file's error per head (a fine-tune must not forget the plain squares)."""
+    for path, vx, vy in vals:
+        logits = predict(model, vx)
+        m = masks(vy)
+        errs = {h: float(np.mean(logits[j][m[h]].argmax(1) != vy[m[h], COLUMN[h]])) for j, h in enumerate(COLUMN)}
+        print(f"{head} {path.name} errors " + ", ".join(f"{h} {100 * e:.2f} %" for h, e in errs.items()), flush=True)
 
 
 def export(model: SquareNet, out: Path, letters: list[str], temps: dict[str, float], info: dict) -> None:

@@ -70,6 +70,7 @@ from companion.sim.scene import (
     Coord,
     Hand,
     Photo,
+    RGB,
     SceneSpec,
     Square,
     TileLook,
@@ -690,8 +691,8 @@ def _face_homography(view: _View, cx: float, cy: float, yaw: float, size: float,
     return view.plane(z) @ A
 
 
-def _draw_token(canvas: np.ndarray, view: _View, name: str, x: float, y: float, z: float) -> None:
-    body, rim = TOKEN_COLOURS[name]
+def _draw_token(canvas: np.ndarray, view: _View, colours: tuple[RGB, RGB], x: float, y: float, z: float) -> None:
+    body, rim = colours
     r, h = TOKEN_RADIUS, TOKEN_HEIGHT
     a = np.linspace(0, 2 * math.pi, 28, endpoint=False)
     ring = np.column_stack([np.cos(a), np.sin(a)])
@@ -1199,7 +1200,8 @@ def render(spec: SceneSpec, seed: int, frame: int = 0) -> RenderedScene:
             _composite(canvas, face, _face_homography(view, p.cx, p.cy, p.yaw, look.size, -look.thickness, T))
             z_tok = -look.thickness
         if p.sq.token is not None:
-            _draw_token(canvas, view, p.sq.token, p.cx + p.token_dx, p.cy + p.token_dy, z_tok)
+            colours = spec.token_colours.get(p.sq.token, TOKEN_COLOURS[p.sq.token])
+            _draw_token(canvas, view, colours, p.cx + p.token_dx, p.cy + p.token_dy, z_tok)
 
     # The hand.
     mask = np.zeros((ch, cw), np.uint8)

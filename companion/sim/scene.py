@@ -387,7 +387,9 @@ class SceneSpec:
     ``set`` must name one. ``font``: index into the glyph atlas's fonts (0..12, the families the
     reader learns from; 13 on, the held-out families of :func:`~companion.vision.glyphs.font_count`;
     after them the training-only families of :func:`~companion.vision.glyphs.all_font_count`)
-    for letters and values; premium labels use ``label_font``.
+    for letters and values; premium labels use ``label_font``. ``token_colours``: how this
+    scene's tokens of a name look (body, rim) where not as :data:`TOKEN_COLOURS` says (a
+    training scene's tokens of a tile face's own colour, :mod:`companion.sim.trainscene`).
     """
 
     content: Mapping[Coord, Square] = field(default_factory=dict)
@@ -402,6 +404,7 @@ class SceneSpec:
     hand: Hand | None = None
     tile_offset: float = 0.06  # largest random shift of a tile from its square's centre, squares
     tile_jitter_deg: float = 3.0  # largest random in-plane turn of a tile
+    token_colours: Mapping[str, tuple[RGB, RGB]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.grid not in (15, 21):
@@ -416,6 +419,10 @@ class SceneSpec:
             if not isinstance(look, TileLook) or look.name != name:
                 raise BadScene(f"tile look {name!r} must be a TileLook named {name!r}")
         object.__setattr__(self, "content", MappingProxyType(dict(self.content)))
+        object.__setattr__(self, "token_colours", MappingProxyType(dict(self.token_colours)))
+        for name in self.token_colours:
+            if name not in TOKEN_COLOURS:
+                raise BadScene(f"token colour {name!r} (known: {', '.join(TOKEN_COLOURS)})")
         tiles = get_tileset(self.tileset)
         for (r, c), sq in self.content.items():
             if not (0 <= r < self.grid and 0 <= c < self.grid):

@@ -302,6 +302,19 @@ def test_tokens_lie_on_empty_squares_tiles_and_backs() -> None:
     assert not without.truth.cell(3, 3).token
 
 
+def test_a_scene_may_draw_a_token_in_its_own_colours() -> None:
+    # A training scene's token of a tile face's own colour (companion/sim/trainscene.py).
+    content = {(7, 7): Square.tile("A", token="gold")}
+    own = ((30, 160, 200), (28, 150, 190))
+    t = render(clean(content=content, token_colours={"gold": own}), 0)
+    pts = t.location.to_image(np.array([[7 + x, 7 + y] for x in np.linspace(0.05, 0.95, 25) for y in np.linspace(0.05, 0.95, 25)]))
+    got = sample(t.image, pts)
+    assert np.any(np.abs(got - bgr(own[0])).max(axis=1) < 30)
+    assert not np.any(np.abs(got - bgr(TOKEN_COLOURS["gold"][0])).max(axis=1) < 30)
+    with pytest.raises(CompanionError, match="token colour 'teal'"):
+        clean(content=content, token_colours={"teal": own})
+
+
 # ---------------------------------------------------------------------------------------------
 # Hands
 

@@ -144,6 +144,37 @@ def test_training_is_reproducible(tmp_path):
     np.testing.assert_allclose(outs[0], outs[1], atol=1e-5)
 
 
+def test_fine_tuning_starts_from_the_shipped_network_and_is_reproducible(tmp_path):
+    # make model-alike (train_squares.py --init): the loaded network gives the ONNX
+    # file's outputs (the script refuses to go on otherwise), and the same data gives the same
+    # weights.
+    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None:
+        pytest.skip("PyTorch and onnx are not installed (`make model` installs the [train] extra)")
+    import cv2
+
+    x, _truth = _sample()
+    rng = np.random.default_rng(6)
+    y = np.stack([rng.integers(0, 3, len(x)), rng.integers(0, 39, len(x)), rng.integers(0, 4, len(x)),
+                  rng.integers(0, 2, len(x))], 1)
+    np.savez(tmp_path / "d.npz", x=x[:96], y=y[:96].astype(np.int16), letters=np.array(list(load_square_model().letters)))
+    data = ROOT / "companion" / "vision" / "data"
+    outs = []
+    for run in ("a", "b"):
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_squares.py"), "--init", str(data),
+                               "--train", str(tmp_path / "d.npz"), "--val", str(tmp_path / "d.npz"), "--out",
+                               str(tmp_path / run), "--epochs", "1", "--batch", "32", "--lr", "1e-4"],
+                              check=True, capture_output=True, text=True)
+        assert "squares.onnx: loaded; its outputs on 96 validation squares within" in done.stdout
+        net = cv2.dnn.readNetFromONNX(str(tmp_path / run / "squares.onnx"))
+        net.setInput(x[:8].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+        outs.append(net.forward("letter"))
+    np.testing.assert_allclose(outs[0], outs[1], atol=1e-5)
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_squares.py"), "--init", str(tmp_path),
+                          "--train", str(tmp_path / "d.npz"), "--val", str(tmp_path / "d.npz"), "--out",
+                          str(tmp_path / "c")], capture_output=True, text=True)
+    assert bad.returncode != 0 and "no such file" in bad.stderr and "Traceback" not in bad.stderr
+
+
 def test_onnxruntime_and_opencv_read_the_squares_alike(monkeypatch):
     # The network runs on onnxruntime, OpenCV's dnn where onnxruntime does not import: both
     # give the same beliefs but for float rounding (docs/vision-speed.md).
