@@ -52,7 +52,7 @@ APPLIES = {"kind": (0, 1, 2, 3, 4), "letter": (1, 2, 4), "rotation": (1,), "toke
 # A face's letter and turn are judged on the squares that are faces (as the benchmark's
 # reliability tables judge them): whether a face is there at all is the kind's probability.
 # Fitted on every square read as a face, a blank read without the backs known got a letter's
-# probability of about a quarter (1,061 of the 1,391 on the fitting scenes were not blank
+# probability of about a quarter (in the fit of ddac196, 1,061 of 1,391 such squares were not blank
 # faces): that is the kind's doubt, which the kind's probability carries already.
 GIVEN_A_FACE = ("letter", "rotation")
 MIN_ROWS = 30  # fewer squares of a group than this: its weights are the field's over all groups
