@@ -193,10 +193,12 @@ def _nearest_set(profile: Profile | None, ev: Evidence, r: int, c: int, kind: in
     return None
 
 
-def sets_as(profile: Profile | None, ev: Evidence) -> dict[str, list[str | None]]:
+def sets_as(profile: Profile | None, ev: Evidence) -> dict[str, list[str | None]] | None:
     """Each square's set (row-major) were it a face (``"tile"``) or a back (``"back"``): the
     profile's set its colour is nearest, when near (:func:`_nearest_set`), whatever the rules
-    read there."""
+    read there. None where the profile names no set (nothing to name: every read skips it)."""
+    if profile is None or not profile.sets:
+        return None
     rows, cols = ev.d_tile.shape
     return {kind: [_nearest_set(profile, ev, r, c, k) for r in range(rows) for c in range(cols)]
             for k, kind in ((1, "tile"), (2, "back"))}
