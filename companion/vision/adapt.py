@@ -24,8 +24,15 @@ heads and the table's prototypes (its calibration photos' squares, embedded).
 - **token**: the profiled rules' (the network's token head is not trusted, docs/vision-model.md;
   taking the unprofiled rules' token was tried: one square better on the development seeds,
   one worse on the real photos with an empty-board profile).
-- **set**: the profiled rules', unless the prototypes give one of the sets the profile names
-  at least :attr:`Weights.set_sure` (a lamp moved a face's colour away from its set's).
+- **set**: the profiled rules'. Where they name none (a lamp moved a face's colour away from
+  every set's), the set the prototypes give at least :attr:`Weights.set_sure`. A set the rules
+  named from the square's own colour is never overruled by the prototypes: the network's
+  embedding hardly sees colour, and on the development strangers every set it put in place of
+  a named one lay far from the square's colour (red tiles named white, 52203). Where the
+  profiled rules saw no letter on a face that has one (they read it with the ink of the set
+  they took it for: green tiles with white letters taken for a white set printed in black,
+  52142), the set they named rests on that mistake: the square is asked about unless the
+  prototypes back the set.
 - **confidence**: where the answer is not the unprofiled rules', or the two rules parted, at
   most :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks;
   unless the network and the prototypes both back the answer at even odds or better (a back,
@@ -175,10 +182,15 @@ def adapt(
             cell = _overrule_face(i, cell, p_letter, letters, beliefs, m, w)
         if kind != "empty" and m is not None:
             cell = _set(i, cell, m, named, w)
+        # A face the profiled rules read blank where it has a letter: their set was judged with the
+        # wrong set's ink in mind.
+        misjudged = (kind == "tile" and a.kind == "tile" and a.letter == BLANK_FACE and cell.letter != BLANK_FACE
+                     and cell.set is not None and cell.set == a.set
+                     and not (m is not None and _set_sure(i, cell.set, m, w)))
         cell = replace(cell, token=a.token)  # tokens: the profiled rules' (see the module doc)
         parted = (a.kind, a.letter, a.rotation, a.token) != (b.kind, b.letter, b.rotation, b.token)
         moved = parted or (cell.kind, cell.letter, cell.rotation) != (b.kind, b.letter, b.rotation)
-        if doubted or (moved and b.confidence >= w.unsure and not _backed(i, cell, p_letter, letters, beliefs, m, w)):
+        if doubted or misjudged or (moved and b.confidence >= w.unsure and not _backed(i, cell, p_letter, letters, beliefs, m, w)):
             cell = replace(cell, confidence=min(cell.confidence, DISAGREE_CAP))
             if doubts is not None:
                 doubts.append(i)
@@ -240,14 +252,19 @@ def _overrule_face(i: int, cell: CellReading, p_letter: np.ndarray, letters: tup
 
 
 def _set(i: int, cell: CellReading, m: Match, named: Sequence[str], w: Weights) -> CellReading:
-    """The set the prototypes are sure of, where the rules name none or another."""
+    """The set the prototypes are sure of, where the rules name none."""
     keep = [j for j, s in enumerate(m.sets) if s in named]
-    if not keep:
+    if not keep or cell.set is not None:
         return cell
     j = max(keep, key=lambda j: m.set[i, j])
-    if m.set[i, j] >= w.set_sure and m.sets[j] != cell.set:
+    if m.set[i, j] >= w.set_sure:
         return replace(cell, set=m.sets[j])
     return cell
+
+
+def _set_sure(i: int, name: str, m: Match, w: Weights) -> bool:
+    """Whether the prototypes give set ``name`` at least :attr:`Weights.set_sure`."""
+    return name in m.sets and float(m.set[i, m.sets.index(name)]) >= w.set_sure
 
 
 def _face(i: int, a: CellReading, b: CellReading, p_letter: np.ndarray, letters: tuple[str, ...],
