@@ -22,6 +22,7 @@ from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
 from companion.vision.adapt import adapt_reading
 from companion.vision.backs import backs_like_faces
+from companion.vision.bag_bound import beyond_the_bag
 from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
 from companion.vision.cells.set_passes import named_where_switched
 from companion.vision.cells.token_discs import token_in_doubt
@@ -173,7 +174,10 @@ def read_board(
         # the one or a blank of the other, and nothing in the photo tells which.
         twin = np.array([(c.kind == "back" and c.set in twin_backs) or
                          (c.kind == "tile" and c.letter == BLANK and c.set in twin_faces) for c in cells])
-        return asked(cells, fields, twin, ("kind", "set", "square"))
+        cells, fields = asked(cells, fields, twin, ("kind", "set", "square"))
+        # More faces of a letter than the table's sets hold: some are misread, none says which.
+        return asked(cells, fields, beyond_the_bag(cells, tiles, found.evidence.tile_set,
+                                                   len(profile.sets) if profile is not None else 1), ("letter", "square"))
 
     cells, fields = squares(square_reader)
     model_ms = (time.perf_counter() - t_model) * 1000.0
