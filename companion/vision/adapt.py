@@ -49,7 +49,8 @@ import numpy as np
 
 from companion.core.board import Layout
 from companion.core.tiles import TileSet
-from companion.vision.cells import CELL_PX, MARGIN, read_cells
+from companion.vision.cells import CELL_PX, MARGIN, read_board_cells
+from companion.vision.cells.set_passes import unnamed_faces
 from companion.vision.model import DISAGREE_CAP, Beliefs, load_square_model, network_run
 from companion.vision.profile import Profile
 from companion.vision import prototypes
@@ -103,33 +104,41 @@ class Adapted:
     unprofiled: list[CellReading]  # the rules' reading without the profile
     match: Match  # the prototypes' beliefs
     named: tuple[str, ...]  # the sets the profile names
+    unnamed: np.ndarray  # (N,) faces printed unlike every named set: a set the profile does not name
 
 
 def adapt_reading(
     top_down: np.ndarray, profiled: Sequence[CellReading], grid: int, layout: Layout, tileset: TileSet,
-    profile: Profile, backend: str = "own", beliefs: Beliefs | None = None,
+    profile: Profile, backend: str = "own", beliefs: Beliefs | None = None, printed: Sequence[int] = (),
 ) -> Adapted:
     """:func:`adapt` of a rectified board: reads it again without the profile, and uses the
     network's heads and embedding (``beliefs``: the photo's one run, made by the caller; or run
-    here)."""
-    unprofiled = read_cells(top_down, CELL_PX, MARGIN, layout, tileset, profile=None, backend=backend)
+    here). ``printed``: the ink polarity of each set the profile names, as the profiled rules
+    found it: a face read without the profile whose ink is the other way round is a set the
+    profile does not name (:func:`~companion.vision.cells.set_passes.unnamed_faces`)."""
+    plain = read_board_cells(top_down, CELL_PX, MARGIN, layout, tileset, profile=None, backend=backend)
+    unprofiled = plain.cells
+    unnamed = unnamed_faces(printed, plain.inks, grid, grid)
     if beliefs is None:
         beliefs = network_run(top_down, grid, grid, CELL_PX, MARGIN)[1]
     found = prototypes.match(beliefs.embedding, profile.arrays)
     doubts: list[int] = []
     named = tuple(s.name for s in profile.sets)
-    cells = adapt(profiled, unprofiled, beliefs, found, tileset, named, doubts=doubts)
-    return Adapted(cells, doubts, list(unprofiled), found, named)
+    cells = adapt(profiled, unprofiled, beliefs, found, tileset, named, doubts=doubts, unnamed=unnamed)
+    return Adapted(cells, doubts, list(unprofiled), found, named, unnamed)
 
 
 def adapt(
     profiled: Sequence[CellReading], unprofiled: Sequence[CellReading], beliefs: Beliefs, match: Match | None,
     tileset: TileSet, named: Sequence[str] = (), w: Weights = WEIGHTS, doubts: list[int] | None = None,
+    unnamed: np.ndarray | None = None,
 ) -> list[CellReading]:
     """Each square's reading with the profile, bounded by ``unprofiled`` (module doc). ``named``:
     the sets the profile names (a prototype's set that the profile keeps no colour of is not one).
     ``doubts``: given, the squares whose confidence the bound capped are added to it (a doubt
-    that must outlive the square reader's own confidence)."""
+    that must outlive the square reader's own confidence). ``unnamed``: (N,) the faces whose
+    ink is printed unlike every named set's; the prototypes name no set for a face there (with one set calibrated their set belief is that
+    set's, whatever the face)."""
     letters = load_square_model().letters
     p_letter = beliefs.set_letters(letters, tileset)
     out = []
@@ -180,7 +189,7 @@ def adapt(
             cell = _face(i, a, b, p_letter, letters, beliefs, m, w)
         if kind == "tile" and cell.letter != BLANK_FACE and m is not None and w.overrule < 1.0:
             cell = _overrule_face(i, cell, p_letter, letters, beliefs, m, w)
-        if kind != "empty" and m is not None:
+        if kind != "empty" and m is not None and not (kind == "tile" and unnamed is not None and unnamed[i]):
             cell = _set(i, cell, m, named, w)
         # A face the profiled rules read blank where it has a letter: their set was judged with the
         # wrong set's ink in mind.

@@ -146,7 +146,8 @@ def read_board(
         # The table's own tiles and board, learned at calibration: the reading with the
         # profile, bounded by the reading without it (docs/vision-adapt.md).
         run = network_run(top_down, grid, grid, CELL_PX, MARGIN)
-        adapted = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1])
+        adapted = adapt_reading(top_down, rules, grid, layout, tiles, profile, backend, beliefs=run[1],
+                                printed=found.evidence.tile_polarity[:len(profile.sets)])
         rules, doubts = adapted.cells, adapted.doubts
     backs_known = profile is not None and bool(np.isfinite(profile.arrays.get("set_backs", np.full(1, np.nan))).any())
     twin_backs, twin_faces = backs_like_faces(profile)
@@ -159,7 +160,8 @@ def read_board(
                                             run=run, adapted=adapted, loose=found.evidence.extra.get("loose_empty"),
                                             outlined=found.evidence.extra.get("outlined"))
         # A face or back the rules read as another kind: the set its colour names under the profile.
-        cells = named_where_switched(cells, found.cells, found.evidence.extra.get("sets_as"))
+        cells = named_where_switched(cells, found.cells, found.evidence.extra.get("sets_as"),
+                                     adapted.unnamed if adapted is not None else None)
         # Where the profile's reading and the one without it parted and nothing settled it, the
         # square stays asked about whatever the square reader makes of it: split evidence is
         # never guessed. Its fields keep the calibrator's probabilities, which weigh the doubt

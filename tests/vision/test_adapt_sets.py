@@ -1,6 +1,7 @@
 """The set a profiled reading names (companion/vision/adapt.py): the prototypes name a set only
 where the rules named none from the square's colour, and a face the profiled rules read blank
-where it has a letter keeps their set only asked about, unless the prototypes back it.
+where it has a letter keeps their set only asked about, unless the prototypes back it; a face
+printed the other way round from every named set is a set the profile does not name.
 
 On development strangers 52080-52239 the prototypes had put another set in place of one the
 rules named from the square's own colour 36 times, every one wrong (red tiles named white,
@@ -11,10 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from bench.vision import stranger_tables, truth_for
 from companion.core.tiles import get_tileset
 from companion.vision.adapt import adapt
+from companion.vision.cells.set_passes import unnamed_faces
+from companion.vision.face import FaceInk
 from companion.vision.model import Beliefs, load_square_model
 from companion.vision.prototypes import Match
+from companion.vision.reader import read_board
 from companion.vision.reading import BLANK_FACE, CellReading
 
 
@@ -60,3 +65,39 @@ def test_a_face_the_profiled_rules_read_blank_keeps_their_set_only_asked_about()
     doubts = []
     (cell,) = adapt([profiled], [plain], beliefs, backing, get_tileset("en"), ["green", "white"], doubts=doubts)
     assert cell.letter == "E" and cell.set == "white" and cell.confidence > 0.45 and doubts == []
+
+
+def test_a_face_of_a_colour_no_named_set_prints_so_is_named_by_no_prototype() -> None:
+    # One black set calibrated (white letters); a white face with black letters beside it: the
+    # rules name no set, and the prototypes, which know only the black set, would say "black".
+    face = CellReading(4, 4, "tile", letter="D", rotation=0, rgb=(230, 232, 228), set=None, confidence=0.95)
+    beliefs, only_black = _witnesses("D", {"black": 1.0})
+    (cell,) = adapt([face], [face], beliefs, only_black, get_tileset("en"), ["black"], unnamed=np.array([True]))
+    assert cell.set is None
+    (cell,) = adapt([face], [face], beliefs, only_black, get_tileset("en"), ["black"], unnamed=np.array([False]))
+    assert cell.set == "black"  # a black face a lamp moved far from the set's colour
+
+
+def test_a_face_printed_unlike_every_named_set_is_unnamed() -> None:
+    # The one black set calibrated prints light letters (-1); a face with dark letters (+1) is
+    # another set; a face without a letter says nothing.
+    letter = FaceInk(glyph=np.ones((4, 4)), polarity=1)
+    light = FaceInk(glyph=np.ones((4, 4)), polarity=-1)
+    inks = {(0, 1): letter, (1, 0): light, (1, 1): FaceInk(glyph=None, polarity=1)}
+    assert unnamed_faces([-1], inks, 2, 2).tolist() == [False, True, False, False]
+    assert not unnamed_faces([-1, 1], inks, 2, 2).any()  # two named sets, printed both ways
+    assert not unnamed_faces([], inks, 2, 2).any()
+
+
+def test_a_white_set_beside_the_one_black_set_calibrated_is_named_by_no_one() -> None:
+    # Development stranger 52179: the profile names one black set; six white faces with black
+    # letters were read as black at 0.79-0.87 (the prototypes, knowing one set, said black).
+    ((seed, phone, spec, scene, profile, why),) = stranger_tables(1, 52179)
+    assert [s.name for s in profile.sets] == ["black"]
+    truth = truth_for(scene, profile)
+    reading = read_board(scene.image, tileset=spec.tileset, grid=spec.grid, profile=profile)
+    white = [i for i, t in enumerate(truth) if t.kind == "tile" and t.set is None and t.letter != BLANK_FACE]
+    black = [i for i, t in enumerate(truth) if t.kind == "tile" and t.set == "black"]
+    assert len(white) >= 5 and len(black) >= 5
+    assert all(reading.cells[i].set is None for i in white if reading.cells[i].kind == "tile")
+    assert sum(reading.cells[i].set == "black" for i in black) >= len(black) - 1

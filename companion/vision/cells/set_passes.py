@@ -5,11 +5,13 @@ a face's ink or a lamp's glare says its set is another than its colour's nearest
 way round from its set's (:func:`_sets_by_ink`), a body washed along the line to white
 (:func:`_sets_under_glare`, :func:`_backs_under_glare`), its ink faded as much as its body
 (:func:`_sets_by_faded_ink`); gives the profile's set name of a square (:func:`_nearest_set`,
-:func:`sets_as`, :func:`named_where_switched`)."""
+:func:`sets_as`, :func:`named_where_switched`); the faces of a set no profile names
+(:func:`unnamed_faces`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Sequence
 
 import numpy as np
 
@@ -205,15 +207,37 @@ def sets_as(profile: Profile | None, ev: Evidence) -> dict[str, list[str | None]
 
 
 def named_where_switched(cells: list[CellReading], rules: list[CellReading],
-                         named: dict[str, list[str | None]] | None) -> list[CellReading]:
+                         named: dict[str, list[str | None]] | None,
+                         unnamed: np.ndarray | None = None) -> list[CellReading]:
     """``cells`` where a square is a face or a back the ``rules`` read as another kind (the
     network or the table's profile made it one) and no set came with it: the set its colour
     names (:func:`sets_as`). A square the rules read as that kind keeps the rules' set, None
-    included: its colour was weighed there and named no set (a set no profile names)."""
+    included: its colour was weighed there and named no set (a set no profile names); so does
+    a face printed unlike every named set (``unnamed``, (N,): :func:`unnamed_faces`)."""
     if named is None:
         return cells
     out = list(cells)
     for i, (c, rule) in enumerate(zip(cells, rules)):
+        if c.kind == "tile" and unnamed is not None and unnamed[i]:
+            continue
         if c.kind in named and c.set is None and rule.kind != c.kind and named[c.kind][i] is not None:
             out[i] = replace(c, set=named[c.kind][i])
     return out
+
+
+
+
+def unnamed_faces(printed: Sequence[int], inks: dict[tuple[int, int], FaceInk], rows: int, cols: int) -> np.ndarray:
+    """(rows * cols,) bool, row-major: the faces whose letter's ink (``inks``) is the other way
+    round from every set the profile names (``printed``: each named set's ink polarity), dark
+    letters where each named set prints light ones. A lamp moves a set's colour far, but a
+    face tells its ink's polarity itself: such a face is a set the profile does not name (a
+    white set printed in black beside the one black set calibrated), where a face only far in
+    colour may be a named set's under the lamp."""
+    out = np.zeros((rows, cols), bool)
+    if not printed:
+        return out.ravel()
+    for rc, ink in inks.items():
+        if ink.glyph is not None and ink.polarity not in printed:
+            out[rc] = True
+    return out.ravel()
