@@ -100,7 +100,9 @@ class Scrabble3World(World):
     """The demo's world with tiles lying face down (flipped JQXZ) where the game says."""
 
     def __init__(self, truth: bool, seed: int = 7) -> None:
-        super().__init__("en", EXTENDED.rows, truth, seed)
+        # The game's own set (298 tiles, English letters and values): the reader bounds how many
+        # of a letter can lie on the board by it (vision/bag_bound.py).
+        super().__init__(s3.TILESET, EXTENDED.rows, truth, seed)
         self.face_down: frozenset[Coord] = frozenset()
         if self.camera is not None:
             # A Scrabble III table lays JQXZ face down: its camera knows the set's backs.
