@@ -32,7 +32,9 @@ heads and the table's prototypes (its calibration photos' squares, embedded).
   profiled rules saw no letter on a face that has one (they read it with the ink of the set
   they took it for: green tiles with white letters taken for a white set printed in black,
   52142), the set they named rests on that mistake: the square is asked about unless the
-  prototypes back the set.
+  prototypes back the set. A face whose letter, read without the profile, is printed the other
+  way round from every named set is named by neither (a set the profile does not name: with
+  one set calibrated the prototypes' set belief is that set's whatever the face).
 - **confidence**: where the answer is not the unprofiled rules', or the two rules parted, at
   most :data:`~companion.vision.model.DISAGREE_CAP`, under the table's SURE: the table asks;
   unless the network and the prototypes both back the answer at even odds or better (a back,

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.core.board import layout_for_grid
-from companion.core.tiles import BLANK, get_tileset
+from companion.core.tiles import get_tileset
 from companion.core.errors import CompanionError
 from companion.pi.heap import keep_freed_memory
 from companion.vision import BACKENDS
@@ -32,7 +32,7 @@ from companion.vision.hands import HandTracker, apply_occlusion, detect_hands, v
 from companion.vision.model import SQUARE_READER, SQUARE_READERS, asked, network_run, read_squares_fields
 from companion.vision.profile import Profile
 from companion.vision.prototypes import usable
-from companion.vision.reading import BoardReading
+from companion.vision.reading import BLANK_FACE, BoardReading
 
 # What the calibrated reader keeps beside its field probabilities: the evidence and what it was
 # made of (scripts/fit_confidence.py fits from them).
@@ -175,7 +175,7 @@ def read_board(
         # A plain square of a colour that is one set's backs and another set's faces: a back of
         # the one or a blank of the other, and nothing in the photo tells which.
         twin = np.array([(c.kind == "back" and c.set in twin_backs) or
-                         (c.kind == "tile" and c.letter == BLANK and c.set in twin_faces) for c in cells])
+                         (c.kind == "tile" and c.letter == BLANK_FACE and c.set in twin_faces) for c in cells])
         cells, fields = asked(cells, fields, twin, ("kind", "set", "square"))
         # More faces of a letter than the table's sets hold: some are misread, none says which.
         return asked(cells, fields, beyond_the_bag(cells, tiles, found.evidence.tile_set,

@@ -225,8 +225,6 @@ def named_where_switched(cells: list[CellReading], rules: list[CellReading],
     return out
 
 
-
-
 def unnamed_faces(printed: Sequence[int], inks: dict[tuple[int, int], FaceInk], rows: int, cols: int) -> np.ndarray:
     """(rows * cols,) bool, row-major: the faces whose letter's ink (``inks``) is the other way
     round from every set the profile names (``printed``: each named set's ink polarity), dark
